@@ -1,0 +1,53 @@
+"""Expected traces: play a scenario's moves on the reference engine and observe.
+
+Lives only in the trusted grader process: the worker never sees any of this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reference import Deck, Game, IllegalMoveError, MoveSpec, leniency
+from reference.rulings import Leniency
+
+from .observe import deck_counts, observe
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The reference's observation after a move (step 0: after newGame)."""
+
+    obs: dict[str, Any]
+    lenient: Leniency
+
+
+class ScenarioMoveError(ValueError):
+    """A scenario move that the reference rejects: a bug in our scenario data."""
+
+
+def play(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], upto: int | None = None) -> Game:
+    """The reference game after the first ``upto`` moves."""
+    game = Game(deck)
+    for i, spec in enumerate(moves[:upto]):
+        try:
+            game.play_move(game.resolve(spec))
+        except IllegalMoveError as err:
+            raise ScenarioMoveError(f"move {i + 1} ({spec}): {err}") from err
+    return game
+
+
+def reference_trace(
+    deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], strict: frozenset[str] = frozenset()
+) -> list[Step]:
+    game = Game(deck)
+    first = observe(game, len(deck), ident=id)
+    first.update(deck_counts(game))
+    steps = [Step(first, leniency(game, strict))]
+    for i, spec in enumerate(moves):
+        try:
+            game.play_move(game.resolve(spec))
+        except IllegalMoveError as err:
+            raise ScenarioMoveError(f"move {i + 1} ({spec}): {err}") from err
+        steps.append(Step(observe(game, len(deck), ident=id), leniency(game, strict)))
+    return steps

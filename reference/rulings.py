@@ -1,0 +1,215 @@
+"""The rulings table: where the rules are silent, which readings are accepted.
+
+Every LENIENT ruling of rules.md §3 that touches something observable has a
+row here: the readings a fair grader accepts (the reference takes the first),
+the observations it affects, and the situation in which it applies, written as
+a predicate over the reference game *in the state being observed*.  The
+comparison reads this table and nothing else to decide what it may not hold
+against a submission.  A course that announced one reading can make a ruling
+strict in its marking configuration; the grader then compares those
+observations like any other.
+
+Observation names are the fields of a trace step (see ``grader.observe``).
+``valid_play`` is per candidate card: a ruling may narrow it to some cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .cards import CardKey, Value
+from .game import NOT_FINISHED, NO_WINNER, Game
+
+# Observation names (one per thing the API lets a tester see).
+PLAYER_AND_TURN = ("current_player", "current_turn", "num_turns", "current_turn_moves",
+                   "previous_turn_player")
+DISCARD_FACTS = ("top_discard", "top_discard_turn_number", "number_of_two_cards_at_top",
+                 "active_draw_twos", "current_color")
+HAND_FACTS = ("hand_card_count", "hand", "hand_end_null", "hands", "card_counts", "points")
+PILES = ("deck_pile", "discard_pile")
+VALIDITY = ("valid_play", "valid_draw", "valid_end", "valid_foreign")
+WINNER = ("winner",)
+DECK_COUNTS = ("num_cards", "num_of_suit", "num_of_color", "num_of_value")
+ALL_OBSERVATIONS = PLAYER_AND_TURN + DISCARD_FACTS + HAND_FACTS + PILES + VALIDITY + WINNER + DECK_COUNTS
+AFTER_THE_END = tuple(o for o in ALL_OBSERVATIONS if o not in WINNER + DECK_COUNTS)
+
+
+def _always(_g: Game) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """One ruling of rules.md §3 as the comparison uses it."""
+
+    id: str
+    question: str
+    readings: tuple[str, ...]  # the reference's reading first
+    affects: tuple[str, ...]  # observation names it makes lenient
+    when: Callable[[Game], bool] = _always
+    cards: Callable[[Game, CardKey], bool] | None = None  # narrows valid_play to these candidates
+    accepts: Callable[[Game], frozenset[int]] | None = None  # for 'winner': the values accepted
+    lenient: bool = True
+    note: str = field(default="")
+
+
+def _drawn_not_played(g: Game) -> bool:
+    return g.cards_drawn_this_turn() > 0 and not g.card_played_this_turn()
+
+
+def _partly_paid(g: Game) -> bool:
+    return 0 < g.cards_drawn_this_turn() < g.penalty()
+
+
+def _fully_paid_this_turn(g: Game) -> bool:
+    return (g.get_active_draw_twos() > 0 and not g.card_played_this_turn()
+            and g.cards_drawn_this_turn() >= g.penalty())
+
+
+def _paid_two_under_active(g: Game) -> bool:
+    return 0 < g.get_active_draw_twos() < g.get_number_of_two_cards_at_top()
+
+
+def _declared_d_on_top(g: Game) -> bool:
+    return g.declared_color() is not None
+
+
+def _declaration_outlived_a_turn(g: Game) -> bool:
+    return _declared_d_on_top(g) and g.get_top_discard_turn_number() < g.current_turn() - 1
+
+
+def _matches_d_only_by_suit_or_value(g: Game, key: CardKey) -> bool:
+    top = g.top_discard()
+    v, c, s = key
+    return v != Value.ZERO and c != g.get_current_color() and (s == top.suit or v == top.value)
+
+
+def _colour_sensitive(g: Game, key: CardKey) -> bool:
+    top = g.top_discard()
+    return key[1] in (int(top.color), g.get_current_color())
+
+
+def _draw_pile_empty_discard_has_more(g: Game) -> bool:
+    return g.draw_pile_size() == 0 and g.discard_pile_size() >= 2
+
+
+def _pile_after_recycle(g: Game) -> bool:
+    return g.recycles() > 0
+
+
+def _nothing_to_draw(g: Game) -> bool:
+    return g.draw_pile_size() == 0 and g.discard_pile_size() == 1
+
+
+def _stuck_with_nothing_to_draw(g: Game) -> bool:
+    """A50: the player can neither play nor end the turn, and no card can be drawn."""
+    if g.game_winner() != NOT_FINISHED or not _nothing_to_draw(g) or g.can_end_turn():
+        return False
+    return not any(g.can_play(c) for c in (g.hand_card(i) for i in range(g.hand_card_count())) if c)
+
+
+def _game_over(g: Game) -> bool:
+    return g.game_winner() != NOT_FINISHED
+
+
+RULINGS: tuple[Ruling, ...] = (
+    Ruling("A1", "May a player play a card after drawing in the same turn?",
+           ("no: draw, then end the turn", "yes: draw, then play a matching card"),
+           ("valid_play",), _drawn_not_played),
+    Ruling("A3", "May a player draw after playing a card?",
+           ("no: after a play only END_TURN", "yes: the header only says 'not yet drawn'"),
+           ("valid_draw",), lambda g: g.card_played_this_turn()),
+    Ruling("A7", "A 2 played onto an already-paid 2: how many cards are owed?",
+           ("2 x getActiveDrawTwos", "2 x getNumberOfTwoCardsAtTop"),
+           ("valid_draw", "valid_end"), _paid_two_under_active),
+    Ruling("A8", "getActiveDrawTwos after the last owed card is drawn, before END_TURN",
+           ("unchanged until END_TURN", "0 at once"),
+           ("active_draw_twos",), _fully_paid_this_turn),
+    Ruling("A12", "Does getActiveDrawTwos count a turned-up 2 that nobody played?",
+           ("yes", "no"), ("active_draw_twos",), lambda g: g.initial_two_is_active()),
+    Ruling("A15", "getTopDiscardTurnNumber of a top card that stayed through a recycle",
+           ("keeps its turn number", "anything"), ("top_discard_turn_number",),
+           lambda g: g.top_survived_recycle()),
+    Ruling("A16", "Does a declared colour last past the turn after the D?",
+           ("while that D is on top", "only for the next turn"),
+           ("current_color", "valid_play"), _declaration_outlived_a_turn, cards=_colour_sensitive),
+    Ruling("A17", "After a declaring D, may a card match the D by suit or value?",
+           ("yes: declared colour, D's suit, value D, or ZERO", "no: declared colour or ZERO only"),
+           ("valid_play",), _declared_d_on_top, cards=_matches_d_only_by_suit_or_value),
+    Ruling("A20", "nextColor with a card that is not a D, or an out-of-range colour",
+           ("ignored / invalid", "anything"), (),
+           note="the grader always declares a real colour with a D and never probes junk"),
+    Ruling("A21", "Recycling: what order beyond the next card drawn?",
+           ("keep the top; oldest card drawn first", "other orders"),
+           ("deck_pile", "discard_pile"), _pile_after_recycle,
+           note="hands stay strict: the card drawn after a recycle must be the oldest discard"),
+    Ruling("A22", "Recycle lazily (when a draw needs a card) or eagerly (when the pile empties)?",
+           ("lazily", "eagerly"), ("deck_pile", "discard_pile", "number_of_two_cards_at_top"),
+           _draw_pile_empty_discard_has_more),
+    Ruling("A23", "isValidMove(DRAW_CARD) with nothing left to draw",
+           ("TRUE: the draw ends the game with NO_WINNER", "FALSE"),
+           ("valid_draw",), _nothing_to_draw),
+    Ruling("A26", "A look-alike card from another hand",
+           ("identity: not in this hand", "fields: in this hand"), ("valid_foreign",),
+           note="the grader probes only cards with no twin in the current hand"),
+    Ruling("A29", "Queries and isValidMove after the game has ended (18s2)",
+           ("every move invalid, counters frozen", "anything"), AFTER_THE_END, _game_over),
+    Ruling("A48", "The run of 2s on top after a recycle",
+           ("describes the pile after recycling", "anything"),
+           ("number_of_two_cards_at_top",), lambda g: g.top_survived_recycle()),
+    Ruling("A49", "Playing a 2 part-way through paying a penalty",
+           ("invalid: drawing commits the player", "valid"), ("valid_play",), _partly_paid),
+    Ruling("A50", "When is NO_WINNER reported?",
+           ("when a draw is attempted with nothing to draw",
+            "as soon as the player is stuck with nothing to draw"),
+           ("winner",), _stuck_with_nothing_to_draw,
+           accepts=lambda _g: frozenset({NOT_FINISHED, NO_WINNER})),
+)
+
+BY_ID = {r.id: r for r in RULINGS}
+
+
+@dataclass(frozen=True, slots=True)
+class Leniency:
+    """What may not be held against a submission in one observed state."""
+
+    fields: dict[str, tuple[str, ...]]  # observation -> ruling ids that make it lenient
+    play_cards: dict[CardKey, tuple[str, ...]]  # valid_play candidates lenient card by card
+    winner_accepts: frozenset[int] | None  # extra winner values accepted (A50)
+
+    def field_is_lenient(self, name: str) -> bool:
+        return name in self.fields
+
+    def play_is_lenient(self, key: CardKey) -> bool:
+        return "valid_play" in self.fields or key in self.play_cards
+
+    def why(self, name: str, key: CardKey | None = None) -> tuple[str, ...]:
+        if name in self.fields:
+            return self.fields[name]
+        if key is not None and key in self.play_cards:
+            return self.play_cards[key]
+        return ()
+
+
+def leniency(game: Game, strict: frozenset[str] = frozenset()) -> Leniency:
+    """The lenient observations for ``game`` as it stands; ``strict`` ruling ids are enforced."""
+    fields: dict[str, tuple[str, ...]] = {}
+    play_cards: dict[CardKey, tuple[str, ...]] = {}
+    winner_accepts: frozenset[int] | None = None
+    hand_keys: list[CardKey] | None = None
+    for r in RULINGS:
+        if r.id in strict or not r.affects or not r.when(game):
+            continue
+        for name in r.affects:
+            if name == "valid_play" and r.cards is not None:
+                if hand_keys is None:
+                    hand_keys = [c.key for c in (game.hand_card(i) for i in range(game.hand_card_count())) if c]
+                for key in hand_keys:
+                    if r.cards(game, key):
+                        play_cards[key] = play_cards.get(key, ()) + (r.id,)
+            elif name == "winner" and r.accepts is not None:
+                winner_accepts = r.accepts(game)
+            else:
+                fields[name] = fields.get(name, ()) + (r.id,)
+    return Leniency(fields, play_cards, winner_accepts)
