@@ -1,0 +1,86 @@
+"""The marking configuration: marks, visibility, limits and the rulings profile.
+
+A default ships as ``grader/marking.toml``; a course passes its own with
+``--config``.  Keys missing from a course file keep their default.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reference.rulings import BY_ID
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent / "marking.toml"
+
+
+class ConfigError(ValueError):
+    """A marking configuration that does not say something we can use."""
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(base[k], v) if isinstance(v, dict) and isinstance(base.get(k), dict) else v
+    return out
+
+
+@dataclass(frozen=True)
+class MarkingConfig:
+    raw: dict[str, Any]
+    source: str
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> MarkingConfig:
+        base = tomllib.loads(DEFAULT_CONFIG.read_text())
+        if path is None:
+            return cls(base, "default")
+        try:
+            over = tomllib.loads(Path(path).read_text())
+        except (OSError, tomllib.TOMLDecodeError) as err:
+            raise ConfigError(f"{path}: {err}") from err
+        cfg = cls(_merge(base, over), str(path))
+        unknown = [r for r in cfg.strict_rulings if r not in BY_ID]
+        if unknown:
+            raise ConfigError(f"{path}: rulings.strict names unknown rulings {unknown}")
+        return cfg
+
+    @property
+    def strict_rulings(self) -> frozenset[str]:
+        return frozenset(self.raw["rulings"].get("strict", []))
+
+    @property
+    def profile(self) -> str:
+        strict = sorted(self.strict_rulings)
+        name = self.raw["rulings"].get("profile", "lenient")
+        return f"{name} (strict: {', '.join(strict)})" if strict else name
+
+    def group_marks(self, group: str) -> float:
+        return float(self.raw["marks"]["groups"].get(group, self.raw["marks"]["default_group"]))
+
+    def marks(self, part: str) -> float:
+        return float(self.raw["marks"][part])
+
+    def hidden(self, group: str) -> bool:
+        vis = self.raw["visibility"]
+        return group in vis.get("hidden_groups", []) or vis.get("default") == "hidden"
+
+    @property
+    def random_games(self) -> int:
+        return int(self.raw["random_games"]["games"])
+
+    @property
+    def random_scoring(self) -> str:
+        return str(self.raw["random_games"]["scoring"])
+
+    @property
+    def limits(self) -> dict[str, Any]:
+        lim = self.raw["limits"]
+        return {"cpu": int(lim["cpu_seconds"]), "wall": float(lim["wall_seconds"]),
+                "memory_mb": int(lim["memory_mb"]), "output_kb": int(lim["output_kb"])}
+
+    @property
+    def compile_seconds(self) -> float:
+        return float(self.raw["limits"]["compile_seconds"])

@@ -1,0 +1,196 @@
+"""The one module that touches cffi: load a built library and drive it.
+
+The cffi declarations are read from the very headers students include
+(``grader/include/Card.h`` and ``Game.h``), with comments and preprocessor
+lines stripped, so the two can never drift.  ``CLibrary`` checks all 31 API
+symbols at load time and reports every missing one at once; a library with
+missing functions still loads, and ``CGame`` simply lacks those methods (the
+tests that need them fail, the others run).
+
+This module runs only inside the sandboxed worker: the trusted grader never
+loads a student library.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import cffi
+
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+HEADERS = ("Card.h", "Game.h")
+
+CARD_FUNCTIONS = ("newCard", "destroyCard", "cardSuit", "cardValue", "cardColor")
+GAME_FUNCTIONS = (
+    "newGame", "destroyGame", "numCards", "numOfSuit", "numOfColor", "numOfValue",
+    "currentPlayer", "currentTurn", "topDiscard", "numTurns", "currentTurnMoves",
+    "getNumberOfTwoCardsAtTop", "getCurrentColor", "getPreviousTurnPlayer",
+    "getTopDiscardTurnNumber", "getActiveDrawTwos", "handCardCount", "handCard",
+    "isValidMove", "playMove", "gameWinner", "getDeckCard", "getDiscardPileCard",
+    "getHandCard", "playerCardCount", "playerPoints",
+)
+API_FUNCTIONS = CARD_FUNCTIONS + GAME_FUNCTIONS  # 31 symbols
+
+
+def header_text(name: str) -> str:
+    return (INCLUDE_DIR / name).read_text()
+
+
+def header_constants() -> dict[str, int]:
+    """``#define NAME <int>`` lines of the headers (NUM_PLAYERS, NOT_FINISHED, ...)."""
+    found: dict[str, int] = {}
+    for name in HEADERS:
+        for m in re.finditer(r"^#define\s+(\w+)\s+(-?\d+)\s*$", header_text(name), re.M):
+            found[m.group(1)] = int(m.group(2))
+    return found
+
+
+@cache
+def cdef_source() -> str:
+    """The headers as cffi declarations: no comments, no preprocessor lines."""
+    parts = []
+    for name in HEADERS:
+        text = re.sub(r"/\*.*?\*/", "", header_text(name), flags=re.S)
+        text = re.sub(r"//[^\n]*", "", text)
+        parts.append("\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#")))
+    return "\n".join(parts)
+
+
+@cache
+def ffi() -> cffi.FFI:
+    f = cffi.FFI()
+    f.cdef(cdef_source())
+    return f
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class LoadError(Exception):
+    """The library could not be loaded at all (dlopen failed)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CCard:
+    """A card seen through the student's Card.h getters; ``ident`` is the pointer."""
+
+    value: int
+    color: int
+    suit: int
+    ident: int
+    ptr: Any
+
+
+class CLibrary:
+    """A loaded submission: which functions it has, and games made with it."""
+
+    def __init__(self, path: str | Path) -> None:
+        f = ffi()
+        try:
+            self.lib = f.dlopen(str(path))
+        except OSError as err:
+            raise LoadError(str(err)) from err
+        self.functions: dict[str, Callable[..., Any]] = {}
+        self.missing: list[str] = []
+        for name in API_FUNCTIONS:
+            try:
+                self.functions[name] = getattr(self.lib, name)
+            except AttributeError:
+                self.missing.append(name)
+        self._game_class = _game_class(frozenset(self.functions))
+
+    def has(self, name: str) -> bool:
+        return name in self.functions
+
+    def new_game(self, values: Sequence[int], colors: Sequence[int], suits: Sequence[int]) -> CGame | None:
+        f = ffi()
+        n = len(values)
+        handle = self.functions["newGame"](
+            n, f.new("value[]", list(values)), f.new("color[]", list(colors)), f.new("suit[]", list(suits))
+        )
+        if handle == f.NULL:
+            return None
+        return self._game_class(self, handle)
+
+
+class CGame:
+    """A game inside the student's library, with the reference engine's method names."""
+
+    def __init__(self, library: CLibrary, handle: Any) -> None:
+        self._lib = library
+        self._fn = library.functions
+        self._handle = handle
+
+    def card(self, ptr: Any) -> CCard | None:
+        if ptr == ffi().NULL:
+            return None
+        fn = self._fn
+        return CCard(int(fn["cardValue"](ptr)), int(fn["cardColor"](ptr)), int(fn["cardSuit"](ptr)),
+                     int(ffi().cast("uintptr_t", ptr)), ptr)
+
+    def c_move(self, move: Any) -> Any:
+        m = ffi().new("playerMove *")
+        m.action = int(move.action)
+        m.nextColor = int(move.next_color) if move.next_color is not None else 0
+        m.card = move.card.ptr if move.card is not None else ffi().NULL
+        return m[0]
+
+
+def _int_method(cname: str, nargs: int) -> Callable[..., int]:
+    def method(self: CGame, *args: int) -> int:
+        return int(self._fn[cname](self._handle, *args[:nargs]))
+    method.__name__ = snake(cname)
+    return method
+
+
+def _card_method(cname: str) -> Callable[..., CCard | None]:
+    def method(self: CGame, *args: int) -> CCard | None:
+        return self.card(self._fn[cname](self._handle, *args))
+    method.__name__ = snake(cname)
+    return method
+
+
+def _is_valid_move(self: CGame, move: Any) -> bool:
+    return bool(self._fn["isValidMove"](self._handle, self.c_move(move)))
+
+
+def _play_move(self: CGame, move: Any) -> None:
+    self._fn["playMove"](self._handle, self.c_move(move))
+
+
+def _destroy_game(self: CGame) -> None:
+    self._fn["destroyGame"](self._handle)
+
+
+# Method name -> (C function, how to wrap it).  getCurrentColor returns int (A38).
+_INT_FUNCTIONS = {
+    "numCards": 0, "numOfSuit": 1, "numOfColor": 1, "numOfValue": 1, "currentPlayer": 0,
+    "currentTurn": 0, "numTurns": 0, "currentTurnMoves": 0, "getNumberOfTwoCardsAtTop": 0,
+    "getCurrentColor": 0, "getPreviousTurnPlayer": 0, "getTopDiscardTurnNumber": 0,
+    "getActiveDrawTwos": 0, "handCardCount": 0, "gameWinner": 0, "playerCardCount": 1,
+    "playerPoints": 1,
+}
+_CARD_FUNCTIONS = ("topDiscard", "handCard", "getDeckCard", "getDiscardPileCard", "getHandCard")
+_OTHER = {"isValidMove": _is_valid_move, "playMove": _play_move, "destroyGame": _destroy_game}
+
+
+@cache
+def _game_class(available: frozenset[str]) -> type[CGame]:
+    """A CGame subclass with exactly the methods whose C functions exist."""
+    methods: dict[str, Any] = {}
+    card_getters = all(n in available for n in ("cardValue", "cardColor", "cardSuit"))
+    for cname, nargs in _INT_FUNCTIONS.items():
+        if cname in available:
+            methods[snake(cname)] = _int_method(cname, nargs)
+    for cname in _CARD_FUNCTIONS:
+        if cname in available and card_getters:
+            methods[snake(cname)] = _card_method(cname)
+    for cname, fn in _OTHER.items():
+        if cname in available:
+            methods[snake(cname)] = fn
+    return type("CGame", (CGame,), methods)

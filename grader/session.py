@@ -1,0 +1,120 @@
+"""One submission under test: built once, one worker, many games.
+
+``SubmissionSession.open`` builds the submission (in the sandbox) and starts
+its worker; ``run_scenario`` / ``run_game`` play one game on the reference
+(here, in the trusted process) and on the submission (in the worker), and turn
+what came back into a ``TestResult``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from reference import Deck, MoveSpec
+
+from .build import BuildResult, build
+from .differential import classify, compare, contested_moves, explain, moves_by_turn
+from .reference_trace import reference_trace
+from .results import Outcome, TestResult
+from .scenarios import Scenario
+from .worker_client import WorkerClient, WorkerLost
+
+DEFAULT_LIMITS = {"cpu": 5, "wall": 10.0, "memory_mb": 512, "output_kb": 4096}
+
+
+class SubmissionSession:
+    def __init__(self, folder: Path, build_result: BuildResult, work: tempfile.TemporaryDirectory[str] | None,
+                 limits: dict[str, Any], strict: frozenset[str]) -> None:
+        self.folder = folder
+        self.build = build_result
+        self._work = work
+        self.limits = limits
+        self.strict = strict
+        self.client = WorkerClient(build_result.library) if build_result.library else None
+
+    @classmethod
+    def open(cls, folder: Path, work_dir: Path | None = None, *, limits: dict[str, Any] | None = None,
+             strict: frozenset[str] = frozenset(), compile_timeout: float | None = None) -> SubmissionSession:
+        work = None
+        if work_dir is None:
+            work = tempfile.TemporaryDirectory(prefix="fcd-build-")
+            work_dir = Path(work.name)
+        kwargs = {"timeout": compile_timeout} if compile_timeout else {}
+        result = build(Path(folder), work_dir, **kwargs)
+        return cls(Path(folder), result, work, {**DEFAULT_LIMITS, **(limits or {})}, strict)
+
+    def run_scenario(self, scenario: Scenario) -> TestResult:
+        result = self.run_game(scenario.id, scenario.says, scenario.rules, scenario.deck, scenario.moves)
+        result.weight, result.hidden = scenario.weight, scenario.hidden
+        return result
+
+    def run_game(self, test_id: str, says: str, rules: Sequence[str], deck: Deck,
+                 moves: Sequence[MoveSpec], *, kind: str = "scenario") -> TestResult:
+        group = test_id.split("/")[0]
+        base = TestResult(test_id, group, tuple(rules), 1.0, Outcome.NOT_RUN, kind=kind)
+        if self.client is None:
+            base.message = "Not run: the submission did not compile."
+            return base
+        start = time.monotonic()
+        ref = reference_trace(deck, moves, self.strict)
+        try:
+            raw = self.client.run([list(k) for k in deck.keys], [str(m) for m in moves],
+                                  stop_if_refused=contested_moves(moves, ref), limits=self.limits)
+        except WorkerLost as lost:
+            base.outcome = Outcome.WORKER_LOST
+            base.message = (f"The sandbox running your code stopped answering ({lost}); it was restarted "
+                            "and the other tests still ran.")
+            base.seconds = time.monotonic() - start
+            return base
+        base.seconds = time.monotonic() - start
+        base.stdout, base.stderr = str(raw.get("stdout", ""))[:65536], str(raw.get("stderr", ""))[:65536]
+        steps = raw.get("steps")
+        events = raw.get("events")
+        if not isinstance(steps, list) or not isinstance(events, list):
+            base.outcome, base.message = Outcome.PROTOCOL, "The sandbox sent an unreadable answer."
+            return base
+        events = [e for e in events if isinstance(e, dict)]
+        cmp = compare(moves, ref, steps, events)
+        base.notes = cmp.notes
+        if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
+            base.outcome = Outcome.WRONG
+            base.message = explain(says, rules, deck, moves, cmp)
+            return base
+        trouble = classify(raw)
+        if trouble is not None and cmp.cut_at is None:
+            base.outcome, what = trouble
+            base.message = f"Rule ({', '.join(rules)}): {says}\n{what}\n{_where(deck, moves, steps, events)}"
+            return base
+        base.outcome = Outcome.PASSED
+        return base
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self._work is not None:
+            self._work.cleanup()
+
+    def __enter__(self) -> SubmissionSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _where(deck: Deck, moves: Sequence[MoveSpec], steps: list[Any], events: list[dict[str, Any]]) -> str:
+    """Where in the game it happened, from how far the worker got."""
+    observed = len(steps)
+    moved = sum(1 for e in events if e.get("t") == "moved")
+    if observed == 0:
+        return "It happened in newGame() or in the first look at the new game."
+    if observed == len(moves) + 1:
+        return (f"It happened after all {len(moves)} moves, in destroyGame().\nMoves:\n    "
+                f"{moves_by_turn(deck, moves, len(moves))}")
+    if moved >= observed:
+        where = f"in a query function (currentPlayer, handCard, isValidMove, ...) after move {moved}"
+    else:
+        where = f"in playMove() during move {observed} ({moves[observed - 1]})"
+    return f"It happened {where}.\nMoves up to there:\n    {moves_by_turn(deck, moves, min(observed, len(moves)))}"

@@ -1,0 +1,346 @@
+"""The worker: a single-threaded fork server that runs student code, one child per request.
+
+Started by the grader (by exec, inside the sandbox: see ``grader.sandbox``) as
+``python -m grader.worker``.  It reads request frames on stdin and answers each
+with one response frame on stdout.  For every ``run`` request it forks a fresh
+child which drops privileges and sets its limits, and only then dlopens the
+student library (so constructors and globals start fresh every time, and never
+run here), plays the moves, and streams one observation frame per step back
+over a private pipe.  The worker itself never loads student code.
+
+The worker reports raw facts -- frames received, exit status, signal, CPU and
+wall time, which limit it enforced -- and the grader decides what they mean.
+It never sees an expected result.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json  # noqa: F401 - imported before any fork: children cannot import after dropping privileges
+import os
+import resource
+import select
+import signal
+import sys
+import time
+from typing import Any
+
+from grader import protocol
+from grader.loader import CLibrary, LoadError, ffi
+from grader.observe import deck_counts, observe
+from reference.moves import Action, MoveSpec, PlayerMove
+
+libc = ctypes.CDLL(None, use_errno=True)
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
+SANDBOX_UID = 65534  # nobody: used when the worker runs as root
+KEEP_OUTPUT = 16 * 1024  # bytes kept from each of stdout and stderr (head)
+DRAIN_GRACE = 0.05  # seconds to keep reading pipes after the child has exited
+DEFAULT_LIMITS = {"cpu": 5, "wall": 10.0, "memory_mb": 512, "output_kb": 4096, "nproc": 256}
+RESET_SIGNALS = (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGXCPU, signal.SIGXFSZ,
+                 signal.SIGALRM, signal.SIGCHLD, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
+
+
+# ---- inside the child: limits, privileges, then student code --------------------------
+
+def _vm_size() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _enter_limits(limits: dict[str, Any], result_fd: int, out_fd: int, err_fd: int, parent: int) -> None:
+    os.setsid()
+    for sig in RESET_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out_fd, 1)
+    os.dup2(err_fd, 2)
+    os.dup2(result_fd, 3)
+    os.closerange(4, 65536)
+    cpu = int(limits["cpu"])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    if limits.get("memory_mb"):
+        budget = _vm_size() + int(limits["memory_mb"]) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (budget, budget))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 8 << 20))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NPROC, (int(limits["nproc"]), int(limits["nproc"])))
+    if os.getuid() == 0:  # degraded mode: no user namespace; become nobody
+        os.setgroups([])
+        os.setresgid(SANDBOX_UID, SANDBOX_UID, SANDBOX_UID)
+        os.setresuid(SANDBOX_UID, SANDBOX_UID, SANDBOX_UID)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after the uid change, which clears it
+    if os.getppid() != parent:
+        os._exit(111)
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+
+def _resolve(game: Any, spec: MoveSpec, cap: int) -> PlayerMove | None:
+    if spec.action != Action.PLAY_CARD:
+        return PlayerMove(spec.action)
+    for i in range(cap):
+        card = game.hand_card(i)
+        if card is None:
+            break
+        if (card.value, card.color, card.suit) == spec.card_key:
+            return PlayerMove(Action.PLAY_CARD, card, spec.next_color)
+    return None
+
+
+def _child(request: dict[str, Any]) -> None:
+    """Play one game on the student library; every step is a frame on fd 3."""
+    out = 3
+
+    def send(obj: Any) -> None:
+        protocol.write_frame(out, obj)
+
+    try:
+        lib = CLibrary(request["lib"])
+    except LoadError as err:
+        send({"t": "error", "what": "load", "detail": str(err)[:2000]})
+        return
+    for needed in ("newGame", "playMove", "handCard", "isValidMove", "cardValue", "cardColor", "cardSuit"):
+        if not lib.has(needed):
+            send({"t": "error", "what": "missing", "detail": needed})
+            return
+    deck = request["deck"]
+    size = len(deck)
+    game = lib.new_game([c[0] for c in deck], [c[1] for c in deck], [c[2] for c in deck])
+    if game is None:
+        send({"t": "error", "what": "null_game", "detail": "newGame returned NULL"})
+        return
+    first = observe(game, size)
+    first.update(deck_counts(game))
+    send({"t": "obs", "i": 0, "obs": first})
+    stop_if_refused = set(request.get("stop_if_refused", ()))
+    for i, token in enumerate(request["moves"]):
+        spec = MoveSpec.parse(token)
+        move = _resolve(game, spec, size + 1)
+        if move is None:
+            send({"t": "no_card", "i": i})
+            return
+        if i in stop_if_refused and not game.is_valid_move(move):
+            send({"t": "refused", "i": i})
+            return
+        game.play_move(move)
+        send({"t": "moved", "i": i})
+        send({"t": "obs", "i": i + 1, "obs": observe(game, size)})
+    if request.get("destroy", True) and hasattr(game, "destroy_game"):
+        game.destroy_game()
+    send({"t": "done"})
+
+
+def child_main(request: dict[str, Any], result_fd: int, out_fd: int, err_fd: int, parent: int) -> None:
+    code = 0
+    try:
+        _enter_limits(request.get("limits", DEFAULT_LIMITS), result_fd, out_fd, err_fd, parent)
+        _child(request)
+    except BaseException as err:  # noqa: BLE001 - anything here is reported, never raised
+        try:
+            protocol.write_frame(3, {"t": "error", "what": "worker", "detail": f"{type(err).__name__}: {err}"[:2000]})
+        except BaseException:  # noqa: BLE001
+            pass
+        code = 3
+    libc.fflush(None)
+    os._exit(code)
+
+
+# ---- in the fork server: supervise one child -------------------------------------------
+
+class Capture:
+    """Keeps the head of a stream and counts the rest (keeps reading so pipes never block)."""
+
+    def __init__(self, keep: int) -> None:
+        self.kept = bytearray()
+        self.keep = keep
+        self.total = 0
+
+    def add(self, data: bytes) -> None:
+        self.total += len(data)
+        room = self.keep - len(self.kept)
+        if room > 0:
+            self.kept += data[:room]
+
+    def text(self) -> str:
+        text = self.kept.decode("utf-8", errors="replace")
+        if self.total > len(self.kept):
+            text += f"\n... [{self.total - len(self.kept)} more bytes not kept]"
+        return text
+
+
+def _descendants() -> list[int]:
+    """Our children, reparented orphans included (we are a subreaper)."""
+    pids = []
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as f:
+                pids.extend(int(p) for p in f.read().split())
+    except OSError:
+        pass
+    return pids
+
+
+def sweep() -> int:
+    """Kill and reap everything a child left behind; the number killed."""
+    killed = 0
+    for _round in range(50):
+        pids = _descendants()
+        if not pids:
+            break
+        for pid in pids:
+            for kill in (lambda p: os.killpg(p, signal.SIGKILL), lambda p: os.kill(p, signal.SIGKILL)):
+                try:
+                    kill(pid)
+                except OSError:
+                    pass
+            killed += 1
+        deadline = time.monotonic() + 0.5
+        while time.monotonic() < deadline:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                time.sleep(0.002)
+    return killed
+
+
+def run_one(request: dict[str, Any]) -> dict[str, Any]:
+    limits = {**DEFAULT_LIMITS, **request.get("limits", {})}
+    request["limits"] = limits
+    result_r, result_w = os.pipe2(os.O_CLOEXEC)
+    out_r, out_w = os.pipe2(os.O_CLOEXEC)
+    err_r, err_w = os.pipe2(os.O_CLOEXEC)
+    start = time.monotonic()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # the child never returns
+        child_main(request, result_w, out_w, err_w, parent)
+    for fd in (result_w, out_w, err_w):
+        os.close(fd)
+    pidfd = os.pidfd_open(pid)
+    frames = protocol.FrameBuffer()
+    steps: list[Any] = []
+    events: list[Any] = []
+    out, err = Capture(KEEP_OUTPUT), Capture(KEEP_OUTPUT)
+    enforced = None
+    protocol_problem = None
+    output_cap = int(limits["output_kb"]) * 1024
+    deadline = start + float(limits["wall"])
+    status = None
+    rusage = None
+    open_fds = {result_r: "result", out_r: "out", err_r: "err"}
+    exit_time = None
+    poller = select.poll()
+    for fd in (*open_fds, pidfd):
+        poller.register(fd, select.POLLIN | select.POLLHUP)
+    while True:
+        now = time.monotonic()
+        if status is None and now >= deadline and enforced is None:
+            enforced = "wall"
+            _kill_tree(pid)
+        if status is not None and (not open_fds or now - exit_time >= DRAIN_GRACE):
+            break
+        if status is None and enforced is not None and now >= deadline + 2.0:
+            break  # unkillable? should not happen; never hang
+        timeout = DRAIN_GRACE if status is not None else max(0.0, deadline - now)
+        for fd, _ev in poller.poll(timeout * 1000):
+            if fd == pidfd:
+                _, status, rusage = os.wait4(pid, 0)
+                exit_time = time.monotonic()
+                poller.unregister(pidfd)
+                continue
+            data = os.read(fd, 65536)
+            if not data:
+                poller.unregister(fd)
+                del open_fds[fd]
+                continue
+            kind = open_fds[fd]
+            if kind == "result":
+                try:
+                    for frame in frames.feed(data):
+                        if isinstance(frame, dict) and frame.get("t") == "obs":
+                            steps.append(frame.get("obs"))
+                        elif isinstance(frame, dict):
+                            events.append(frame)
+                        else:
+                            raise protocol.ProtocolError("a frame that is not an object")
+                except protocol.ProtocolError as problem:
+                    protocol_problem = str(problem)
+                    if enforced is None:
+                        enforced = "protocol"
+                        _kill_tree(pid)
+                    poller.unregister(fd)
+                    del open_fds[fd]
+            else:
+                (out if kind == "out" else err).add(data)
+                if out.total + err.total > output_cap and enforced is None:
+                    enforced = "output"
+                    _kill_tree(pid)
+    if status is None:
+        _kill_tree(pid)
+        _, status, rusage = os.wait4(pid, 0)
+    wall = time.monotonic() - start
+    leftovers = sweep()
+    for fd in (*open_fds, pidfd):
+        os.close(fd)
+    signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    return {
+        "steps": steps,
+        "events": events,
+        "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+        "signal": signum,
+        "enforced": enforced,
+        "protocol": protocol_problem,
+        "cpu": (rusage.ru_utime + rusage.ru_stime) if rusage else 0.0,
+        "maxrss_kb": rusage.ru_maxrss if rusage else 0,
+        "wall": wall,
+        "stdout": out.text(),
+        "stderr": err.text(),
+        "output_bytes": out.total + err.total,
+        "leftover_processes": leftovers,
+        "limits": limits,
+    }
+
+
+def _kill_tree(pid: int) -> None:
+    for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            kill()
+        except OSError:
+            pass
+
+
+def main() -> int:
+    channel_in = os.dup(0)
+    channel_out = os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(2, 1)  # a stray print must never reach the grader's channel
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # children of the same uid cannot ptrace us
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    ffi()  # parse the declarations once, before any fork
+    while True:
+        try:
+            request = protocol.read_frame(channel_in)
+        except protocol.ProtocolError:
+            return 2
+        if request is None or request.get("op") == "exit":
+            return 0
+        if request.get("op") == "ping":
+            protocol.write_frame(channel_out, {"pong": os.getpid(), "uid": os.getuid()})
+            continue
+        response = run_one(request)
+        response["id"] = request.get("id")
+        protocol.write_frame(channel_out, response)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""The grader's side of the worker: start it, send a game, wait -- never forever.
+
+A response that is late, malformed or missing means the worker is lost: it is
+killed and started afresh for the next request, and the request that lost it
+is a failed test, never a pass.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from . import protocol
+from .sandbox import library_path_inside, worker_popen
+
+RESPONSE_SLACK = 5.0  # seconds beyond the child's wall limit before the worker counts as lost
+START_SECONDS = 30.0
+
+
+class WorkerLost(Exception):
+    """The worker died, hung or spoke nonsense."""
+
+
+class WorkerClient:
+    def __init__(self, library: Path) -> None:
+        self.library = library
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.restarts = 0
+        self._next_id = 0
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        proc = worker_popen(self.library.parent)
+        self.proc = proc
+        try:
+            pong = self._exchange({"op": "ping"}, START_SECONDS)
+        except WorkerLost:
+            self.close()
+            raise
+        if not isinstance(pong, dict) or "pong" not in pong:
+            self.close()
+            raise WorkerLost("the worker did not answer its first ping")
+        return proc
+
+    def _exchange(self, request: dict[str, Any], timeout: float) -> Any:
+        proc = self.proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(protocol.encode(request))
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError) as err:
+            raise WorkerLost(f"could not send to the worker: {err}") from err
+        fd = proc.stdout.fileno()
+        buf = protocol.FrameBuffer()
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise WorkerLost(f"no answer within {timeout:.0f} s")
+            ready, _, _ = select.select([fd], [], [], remaining)
+            if not ready:
+                continue
+            data = os.read(fd, 1 << 20)
+            if not data:
+                raise WorkerLost("the worker closed its channel")
+            try:
+                frames = buf.feed(data)
+            except protocol.ProtocolError as err:
+                raise WorkerLost(str(err)) from err
+            if frames:
+                if len(frames) > 1 or buf.buf:
+                    raise WorkerLost("the worker sent more than one answer")
+                return frames[0]
+
+    def run(self, deck: list[list[int]], moves: list[str], *, stop_if_refused: list[int] | None = None,
+            limits: dict[str, Any] | None = None, destroy: bool = True) -> dict[str, Any]:
+        """Play ``moves`` on a fresh game in a fresh child; the raw response."""
+        limits = dict(limits or {})
+        wall = float(limits.get("wall", 10.0))
+        if self.proc is None or self.proc.poll() is not None:
+            if self.proc is not None:
+                self.restarts += 1
+                self.close()
+            self._start()
+        self._next_id += 1
+        request = {"op": "run", "id": self._next_id, "lib": library_path_inside(self.library), "deck": deck,
+                   "moves": moves, "stop_if_refused": stop_if_refused or [], "limits": limits, "destroy": destroy}
+        try:
+            response = self._exchange(request, wall + RESPONSE_SLACK)
+        except WorkerLost:
+            self.restarts += 1
+            self.close()
+            raise
+        if not isinstance(response, dict) or response.get("id") != self._next_id:
+            self.close()
+            raise WorkerLost("the worker's answer does not match the request")
+        return response
+
+    def close(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        try:
+            if proc.stdin:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        if proc.stdout:
+            proc.stdout.close()
+
+    def __enter__(self) -> WorkerClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
