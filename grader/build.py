@@ -67,6 +67,8 @@ class BuildResult:
     seconds: float
     missing: list[str] = field(default_factory=list)  # API functions not defined
     problem: str = ""  # why it failed, in plain words
+    stage: Path | None = None  # the folder the sources were compiled in (course headers included)
+    compiled_names: list[str] = field(default_factory=list)  # the .c files compiled, as named in ``stage``
 
     @property
     def notes(self) -> list[str]:
@@ -166,7 +168,8 @@ def build(folder: Path, out_dir: Path, *, extra_flags: list[str] | None = None,
     library = lib_dir / name
     shutil.copyfile(built, library)
     os.chmod(library, 0o755)
-    return BuildResult(True, library, sources, command, output, seconds, missing=missing_symbols(library))
+    return BuildResult(True, library, sources, command, output, seconds, missing=missing_symbols(library),
+                       stage=stage, compiled_names=names)
 
 
 def missing_symbols(library: Path) -> list[str]:

@@ -57,6 +57,51 @@ FIELDS: dict[str, tuple[str, str]] = {
 }
 ORDER = tuple(FIELDS)
 
+# The rule behind each observation, in plain words: what a failure message cites
+# when the test itself covers many rules (random games).
+FIELD_RULES: dict[str, tuple[str, str]] = {
+    "winner": ("R12, R13", "The game ends the moment a player puts down their last card (that player wins); "
+               "it ends with no winner when a player must draw and no card is left to draw."),
+    "current_player": ("R4, R8", "Only END_TURN passes the turn, to the next player (or the one after, if an A "
+                       "was played)."),
+    "current_turn": ("R4", "The turn number starts at 0 and goes up by one at each END_TURN."),
+    "num_turns": ("A31", "numTurns() is always currentTurn() + 1."),
+    "current_turn_moves": ("A32", "currentTurnMoves() counts the plays and draws made so far this turn."),
+    "previous_turn_player": ("A14", "getPreviousTurnPlayer() is the player who played the previous turn "
+                             "(skipped players hold no turn); -1 during turn 0."),
+    "hand_card_count": ("R2, R5, R6", "A hand loses the card played and gains each card drawn."),
+    "hand": ("R5, R6, R11", "A hand loses the card played and gains each card drawn, taken from the top of the "
+             "draw pile (after a recycle: the oldest discard)."),
+    "hands": ("R2, R5, R6, R11", "A hand loses the card played and gains each card drawn."),
+    "card_counts": ("R5, R6", "A hand loses the card played and gains each card drawn."),
+    "points": ("R14", "A player's points are the sum of the values in their hand (A=10 ... F=15)."),
+    "top_discard": ("R5", "The card played becomes the top of the discard pile."),
+    "top_discard_turn_number": ("R5, A15", "getTopDiscardTurnNumber() is the turn the top card was played in "
+                                "(-1 for the card turned up at the start)."),
+    "number_of_two_cards_at_top": ("R7, A9", "getNumberOfTwoCardsAtTop() counts the 2s lying one on another on "
+                                   "top of the discard pile, paid or not."),
+    "active_draw_twos": ("R7", "Each 2 played adds one active 2; the next player must draw 2 cards per active "
+                         "2 or play another 2; once they have drawn, the 2s are no longer active."),
+    "current_color": ("R9, A16", "After a D, the colour to match is the colour declared with it, while that D "
+                      "is on top; otherwise it is the top card's own colour."),
+    "deck_pile": ("R3, R6, R11", "Cards are drawn from the top of the draw pile; when it is empty, the discard "
+                  "pile except its top card is turned over so the oldest card is drawn first."),
+    "discard_pile": ("R5, R11", "Played cards go on top of the discard pile; a recycle leaves only the top card."),
+    "valid_draw": ("R6, R7, R15", "A player may draw once a turn before playing, or, facing active 2s, until "
+                   "2 cards per active 2 have been drawn."),
+    "valid_end": ("R4, R7, R15", "END_TURN is valid only after a play or a draw, and after the full penalty "
+                  "when 2s are active."),
+    "valid_play": ("R5, R7, R15", "A card may be played if it is in the hand, nothing was played or drawn yet "
+                   "this turn, and it is a ZERO or matches the top card's value, suit or current colour; facing "
+                   "active 2s only a 2 may be played."),
+    "valid_foreign": ("A25", "A card from another player's hand can never be played."),
+    "hand_end_null": ("A27", "Asking for the card one past the end of a hand gives NULL."),
+    "num_cards": ("A37", "numCards() is the size of the initial deck."),
+    "num_of_suit": ("A37", "numOfSuit() counts over the initial deck."),
+    "num_of_color": ("A37", "numOfColor() counts over the initial deck."),
+    "num_of_value": ("A37", "numOfValue() counts over the initial deck."),
+}
+
 
 @dataclass
 class Divergence:
@@ -310,8 +355,12 @@ def moves_by_turn(deck: Deck, moves: Sequence[MoveSpec], upto: int) -> str:
 
 
 def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpec], cmp: Comparison) -> str:
-    """The failure message for a wrong result."""
+    """The failure message for a wrong result.  ``says`` empty: cite the rule of the observation."""
     step = cmp.divergence.step if cmp.divergence else cmp.compared_steps
+    if not says:
+        field_name = cmp.divergence.field if cmp.divergence else "top_discard"
+        clause, says = FIELD_RULES[field_name]
+        rules = [clause]
     lines = [f"Rule ({', '.join(rules)}): {says}"]
     if step == 0:
         lines.append("Straight after newGame(deck):")

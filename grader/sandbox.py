@@ -19,6 +19,7 @@ everything it started, and -- when the grader runs as root -- the uid
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import resource
@@ -27,6 +28,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +55,7 @@ def _as_sandbox_user() -> dict[str, object]:
     return {}
 
 
-def _bwrap_base(extra: Sequence[str], fds: list[int]) -> list[str]:
+def _bwrap_base(extra: Sequence[str]) -> list[str]:
     args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
             "--new-session", "--clearenv", "--ro-bind", "/usr", "/usr"]
     for link in ("bin", "lib", "lib64", "sbin"):
@@ -69,30 +71,47 @@ def _bwrap_base(extra: Sequence[str], fds: list[int]) -> list[str]:
     return args
 
 
-def _bind_fd(path: Path, dest: str, fds: list[int], writable: bool = False) -> list[str]:
-    fd = os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-    fds.append(fd)
-    return ["--bind-fd" if writable else "--ro-bind-fd", str(fd), dest]
+def _readable_by_sandbox_user(path: str) -> bool:
+    """Can the sandbox user run this interpreter? (A Python under /root cannot be reached by nobody.)"""
+    if os.getuid() != 0:
+        return True
+    try:
+        return subprocess.run([path, "-S", "-c", "pass"], capture_output=True, timeout=20, check=False,
+                              **_as_sandbox_user()).returncode == 0  # type: ignore[arg-type]
+    except (OSError, subprocess.TimeoutExpired):
+        return False
 
 
-def _python_binds(fds: list[int]) -> tuple[list[str], str, str]:
-    """Binds for the interpreter, cffi and our packages; the python path and PYTHONPATH."""
-    base = Path(sys.base_prefix).resolve()
-    args = _bind_fd(base, str(base), fds)
-    paths = ["/opt/fcd"]
-    import _cffi_backend  # noqa: PLC0415 - located only to be mounted
+@functools.cache
+def sandbox_python() -> str | None:
+    """An interpreter of our Python version that the sandbox user can execute."""
+    minor = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    for candidate in (str(Path(sys.executable).resolve()), f"/usr/bin/{minor}"):
+        if Path(candidate).exists() and _readable_by_sandbox_user(candidate):
+            return candidate
+    return None
 
-    for mod_dir in {Path(cffi.__file__).resolve().parent.parent, Path(_cffi_backend.__file__).resolve().parent}:
-        if not mod_dir.is_relative_to(base):
-            args += _bind_fd(mod_dir, str(mod_dir), fds)
-        paths.append(str(mod_dir))
-    for pkg in (grader, reference):
-        pkg_dir = Path(pkg.__file__).resolve().parent
-        args += _bind_fd(pkg_dir, f"/opt/fcd/{pkg_dir.name}", fds)
-    python = str(Path(sys.executable).resolve())
-    if not Path(python).is_relative_to(base):
-        args += ["--ro-bind", python, python]
-    return args, python, ":".join(dict.fromkeys(paths))
+
+@functools.cache
+def runtime_dir() -> Path:
+    """A world-readable copy of what the worker imports: our two packages, cffi and its backend.
+
+    Copied (about 1 MB) so that the sandbox mounts nothing but these files, and so
+    that a sandbox user who cannot read the project's folder can still import them.
+    """
+    import _cffi_backend  # noqa: PLC0415 - located only to be copied
+    import pycparser  # noqa: PLC0415 - cffi parses declarations with it
+
+    root = Path(tempfile.mkdtemp(prefix="fcd-runtime-"))
+    atexit.register(shutil.rmtree, root, True)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "schemas")
+    for pkg in (grader, reference, cffi, pycparser):
+        shutil.copytree(Path(pkg.__file__).resolve().parent, root / Path(pkg.__file__).resolve().parent.name,
+                        ignore=skip)
+    shutil.copy2(_cffi_backend.__file__, root)
+    for p in [root, *root.rglob("*")]:
+        os.chmod(p, 0o755 if p.is_dir() else 0o644)
+    return root
 
 
 @functools.cache
@@ -102,19 +121,18 @@ def detect_mode() -> Mode:
         return Mode("degraded", "FCD_SANDBOX=none was set")
     if shutil.which("bwrap") is None:
         return Mode("degraded", "bubblewrap (bwrap) is not installed")
-    fds: list[int] = []
     try:
-        argv = _bwrap_base(["--chdir", "/tmp"], fds) + ["--remount-ro", "/", "true"]
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=20, pass_fds=fds,
+        argv = _bwrap_base(["--chdir", "/tmp", "--remount-ro", "/"]) + ["true"]
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=20,
                               check=False, **_as_sandbox_user())  # type: ignore[arg-type]
     except (OSError, subprocess.TimeoutExpired) as err:
         return Mode("degraded", f"bubblewrap could not start: {err}")
-    finally:
-        for fd in fds:
-            os.close(fd)
     if proc.returncode != 0:
         return Mode("degraded", f"bubblewrap could not start: {proc.stderr.strip()[:300]}")
-    return Mode("bwrap", "bubblewrap as an unprivileged user, all namespaces unshared")
+    if sandbox_python() is None:
+        return Mode("degraded", "no Python interpreter the sandbox user may run (install python3 from the system)")
+    who = "nobody" if os.getuid() == 0 else "the current user"
+    return Mode("bwrap", f"bubblewrap as {who}, all namespaces unshared (no network), read-only root")
 
 
 def prepare_dir(path: Path) -> Path:
@@ -131,29 +149,30 @@ def prepare_dir(path: Path) -> Path:
 def worker_popen(lib_dir: Path) -> subprocess.Popen[bytes]:
     """Start the fork server, sandboxed when possible, talking frames on stdin/stdout."""
     mode = detect_mode()
-    env_path = os.pathsep.join(str(Path(p.__file__).resolve().parent.parent) for p in (grader, reference))
     if mode.name == "degraded":
+        env_path = os.pathsep.join(str(Path(p.__file__).resolve().parent.parent) for p in (grader, reference))
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": env_path, "PYTHONDONTWRITEBYTECODE": "1"}
         return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.worker"], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_with_site(env))
-    fds: list[int] = []
-    binds, python, pythonpath = _python_binds(fds)
-    binds += _bind_fd(lib_dir, "/lib-under-test", fds)
-    argv = _bwrap_base(binds + ["--setenv", "PYTHONPATH", pythonpath, "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
-                                "--setenv", "PATH", "/usr/bin", "--chdir", "/tmp", "--remount-ro", "/"], fds)
+    python = sandbox_python()
+    assert python is not None  # detect_mode checked it
+    binds = ["--ro-bind", str(runtime_dir()), "/opt/fcd", "--ro-bind", str(lib_dir), "/lib-under-test"]
+    if not python.startswith("/usr/"):
+        prefix = Path(python).parent.parent
+        binds += ["--ro-bind", str(prefix), str(prefix)]
+    argv = _bwrap_base(binds + ["--setenv", "PYTHONPATH", "/opt/fcd", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
+                                "--setenv", "PATH", "/usr/bin", "--chdir", "/tmp", "--remount-ro", "/"])
     argv += [python, "-S", "-B", "-m", "grader.worker"]
-    try:
-        return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                pass_fds=fds, **_as_sandbox_user())  # type: ignore[arg-type]
-    finally:
-        for fd in fds:
-            os.close(fd)
+    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            **_as_sandbox_user())  # type: ignore[arg-type]
 
 
 def _with_site(env: dict[str, str]) -> dict[str, str]:
     import _cffi_backend  # noqa: PLC0415
+    import pycparser  # noqa: PLC0415
 
-    extra = {str(Path(cffi.__file__).resolve().parent.parent), str(Path(_cffi_backend.__file__).resolve().parent)}
+    extra = {str(Path(m.__file__).resolve().parent.parent) for m in (cffi, pycparser)}
+    extra.add(str(Path(_cffi_backend.__file__).resolve().parent))
     env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], *sorted(extra)])
     return env
 
@@ -185,12 +204,11 @@ def run_limited(argv: list[str], work_dir: Path, timeout: float, *, output_cap: 
     kept, and the process tree is killed past ``output_cap`` bytes or ``timeout``.
     """
     mode = detect_mode()
-    fds: list[int] = []
     env = dict(env or {"PATH": "/usr/bin:/bin", "LANG": "C"})
     if mode.name == "bwrap":
-        argv = _bwrap_base(_bind_fd(work_dir, "/work", fds, writable=True) + [
-            *(x for k, v in env.items() for x in ("--setenv", k, v)), "--chdir", "/work",
-            "--remount-ro", "/"], fds) + argv
+        argv = _bwrap_base(["--bind", str(work_dir), "/work",
+                            *(x for k, v in env.items() for x in ("--setenv", k, v)), "--chdir", "/work",
+                            "--remount-ro", "/"]) + argv
         cwd: Path | str = "/"
     else:
         cwd = work_dir
@@ -205,11 +223,10 @@ def run_limited(argv: list[str], work_dir: Path, timeout: float, *, output_cap: 
     user = _as_sandbox_user()
     try:
         proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env, pass_fds=fds, start_new_session=True,
+                                stderr=subprocess.PIPE, env=env, start_new_session=True,
                                 preexec_fn=limits, **user)  # type: ignore[arg-type]
-    finally:
-        for fd in fds:
-            os.close(fd)
+    except OSError as err:
+        return Completed(None, "", f"could not start {argv[0]}: {err}", False, False, 0.0)
     out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()  # type: ignore[union-attr]
     kept = {out_fd: bytearray(), err_fd: bytearray()}
     total = 0

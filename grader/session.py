@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from reference import Deck, MoveSpec
 
 from .build import BuildResult, build
-from .differential import classify, compare, contested_moves, explain, moves_by_turn
+from .differential import FIELD_RULES, classify, compare, contested_moves, explain, moves_by_turn
 from .reference_trace import reference_trace
 from .results import Outcome, TestResult
 from .scenarios import Scenario
@@ -42,6 +42,7 @@ class SubmissionSession:
         if work_dir is None:
             work = tempfile.TemporaryDirectory(prefix="fcd-build-")
             work_dir = Path(work.name)
+            work_dir.chmod(0o755)  # the sandbox user must be able to reach the build folders
         kwargs = {"timeout": compile_timeout} if compile_timeout else {}
         result = build(Path(folder), work_dir, **kwargs)
         return cls(Path(folder), result, work, {**DEFAULT_LIMITS, **(limits or {})}, strict)
@@ -82,11 +83,15 @@ class SubmissionSession:
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
             base.outcome = Outcome.WRONG
             base.message = explain(says, rules, deck, moves, cmp)
+            if not says:  # a random game: cite the rule of what differed
+                clause = FIELD_RULES[cmp.divergence.field][0] if cmp.divergence else "A46"
+                base.rules = tuple(clause.split(", "))
             return base
         trouble = classify(raw)
         if trouble is not None and cmp.cut_at is None:
             base.outcome, what = trouble
-            base.message = f"Rule ({', '.join(rules)}): {says}\n{what}\n{_where(deck, moves, steps, events)}"
+            rule = f"Rule ({', '.join(rules)}): {says}\n" if says else ""
+            base.message = f"{rule}{what}\n{_where(deck, moves, steps, events)}"
             return base
         base.outcome = Outcome.PASSED
         return base
