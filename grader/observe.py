@@ -21,7 +21,7 @@ from reference.cards import Value
 
 # How far down each pile to look when the deck is large (observing an 800-card
 # pile after every move costs more than it tells).
-FULL_PILES_UP_TO = 120
+FULL_PILES_UP_TO = 40
 PILE_DEPTH = 8
 HAND_CAP = 1000  # a hand walk stops here: no legal hand is larger than the deck
 FOREIGN_PROBES = 3
@@ -65,8 +65,12 @@ def _int(game: Any, name: str, *args: int) -> Any:
     return int(fn(*args))
 
 
-def observe(game: Any, deck_size: int, ident=None) -> dict[str, Any]:  # noqa: ANN001
-    """Every observation of ``game`` as it stands.  ``ident`` maps a card to its identity."""
+def observe(game: Any, deck_size: int, ident=None, full_piles: bool = False) -> dict[str, Any]:  # noqa: ANN001
+    """Every observation of ``game`` as it stands.  ``ident`` maps a card to its identity.
+
+    The piles are observed down to ``PILE_DEPTH`` cards, or whole with ``full_piles``
+    (after newGame and after the last move, and always for small decks).
+    """
     ident = ident or (lambda c: c.ident)
 
     def cd(card: Any) -> list[int] | None:
@@ -95,7 +99,7 @@ def observe(game: Any, deck_size: int, ident=None) -> dict[str, Any]:  # noqa: A
     obs["card_counts"] = [_int(game, "player_card_count", p) for p in range(4)]
     obs["points"] = [_int(game, "player_points", p) for p in range(4)]
 
-    depth = deck_size + 1 if deck_size <= FULL_PILES_UP_TO else PILE_DEPTH
+    depth = deck_size + 1 if full_piles or deck_size <= FULL_PILES_UP_TO else PILE_DEPTH
     for name, fn in (("deck_pile", "get_deck_card"), ("discard_pile", "get_discard_pile_card")):
         getter = getattr(game, fn, None)
         obs[name] = MISSING if getter is None else [cd(c) for c in _walk(getter, depth)]

@@ -29,7 +29,11 @@ def encode(obj: Any) -> bytes:
 
 
 def write_frame(fd: int, obj: Any) -> None:
-    data = memoryview(encode(obj))
+    write_raw(fd, encode(obj))
+
+
+def write_raw(fd: int, framed: bytes) -> None:
+    data = memoryview(framed)
     while data:
         n = os.write(fd, data)
         data = data[n:]
@@ -71,7 +75,8 @@ class FrameBuffer:
         self.cap = cap
         self.total = 0
 
-    def feed(self, data: bytes) -> list[Any]:
+    def feed(self, data: bytes, decode: bool = True) -> list[Any]:
+        """Complete frames so far: decoded, or as raw JSON bytes with ``decode=False``."""
         self.total += len(data)
         if self.total > self.cap:
             raise ProtocolError("result stream over its size cap")
@@ -85,6 +90,9 @@ class FrameBuffer:
                 break
             body = bytes(self.buf[HEADER.size:HEADER.size + size])
             del self.buf[:HEADER.size + size]
+            if not decode:
+                frames.append(body)
+                continue
             try:
                 frames.append(json.loads(body))
             except ValueError as err:

@@ -41,7 +41,7 @@ def reference_trace(
     deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], strict: frozenset[str] = frozenset()
 ) -> list[Step]:
     game = Game(deck)
-    first = observe(game, len(deck), ident=id)
+    first = observe(game, len(deck), ident=id, full_piles=True)
     first.update(deck_counts(game))
     steps = [Step(first, leniency(game, strict))]
     for i, spec in enumerate(moves):
@@ -49,5 +49,6 @@ def reference_trace(
             game.play_move(game.resolve(spec))
         except IllegalMoveError as err:
             raise ScenarioMoveError(f"move {i + 1} ({spec}): {err}") from err
-        steps.append(Step(observe(game, len(deck), ident=id), leniency(game, strict)))
+        last = i == len(moves) - 1
+        steps.append(Step(observe(game, len(deck), ident=id, full_piles=last), leniency(game, strict)))
     return steps

@@ -114,10 +114,11 @@ def _child(request: dict[str, Any]) -> None:
     if game is None:
         send({"t": "error", "what": "null_game", "detail": "newGame returned NULL"})
         return
-    first = observe(game, size)
+    first = observe(game, size, full_piles=True)
     first.update(deck_counts(game))
     send({"t": "obs", "i": 0, "obs": first})
     stop_if_refused = set(request.get("stop_if_refused", ()))
+    last = len(request["moves"]) - 1
     for i, token in enumerate(request["moves"]):
         spec = MoveSpec.parse(token)
         move = _resolve(game, spec, size + 1)
@@ -129,7 +130,7 @@ def _child(request: dict[str, Any]) -> None:
             return
         game.play_move(move)
         send({"t": "moved", "i": i})
-        send({"t": "obs", "i": i + 1, "obs": observe(game, size)})
+        send({"t": "obs", "i": i + 1, "obs": observe(game, size, full_piles=i == last)})
     if request.get("destroy", True) and hasattr(game, "destroy_game"):
         game.destroy_game()
     send({"t": "done"})
@@ -210,7 +211,8 @@ def sweep() -> int:
     return killed
 
 
-def run_one(request: dict[str, Any]) -> dict[str, Any]:
+def run_one(request: dict[str, Any]) -> tuple[list[bytes], dict[str, Any]]:
+    """Run one request in a fresh child: its frames (raw) and the facts of how it ended."""
     limits = {**DEFAULT_LIMITS, **request.get("limits", {})}
     request["limits"] = limits
     result_r, result_w = os.pipe2(os.O_CLOEXEC)
@@ -225,8 +227,7 @@ def run_one(request: dict[str, Any]) -> dict[str, Any]:
         os.close(fd)
     pidfd = os.pidfd_open(pid)
     frames = protocol.FrameBuffer()
-    steps: list[Any] = []
-    events: list[Any] = []
+    bodies: list[bytes] = []  # the child's frames, passed on to the grader undecoded
     out, err = Capture(KEEP_OUTPUT), Capture(KEEP_OUTPUT)
     enforced = None
     protocol_problem = None
@@ -263,13 +264,7 @@ def run_one(request: dict[str, Any]) -> dict[str, Any]:
             kind = open_fds[fd]
             if kind == "result":
                 try:
-                    for frame in frames.feed(data):
-                        if isinstance(frame, dict) and frame.get("t") == "obs":
-                            steps.append(frame.get("obs"))
-                        elif isinstance(frame, dict):
-                            events.append(frame)
-                        else:
-                            raise protocol.ProtocolError("a frame that is not an object")
+                    bodies.extend(frames.feed(data, decode=False))
                 except protocol.ProtocolError as problem:
                     protocol_problem = str(problem)
                     if enforced is None:
@@ -290,9 +285,8 @@ def run_one(request: dict[str, Any]) -> dict[str, Any]:
     for fd in (*open_fds, pidfd):
         os.close(fd)
     signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-    return {
-        "steps": steps,
-        "events": events,
+    return bodies, {
+        "frames": len(bodies),
         "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         "signal": signum,
         "enforced": enforced,
@@ -337,9 +331,11 @@ def main() -> int:
         if request.get("op") == "ping":
             protocol.write_frame(channel_out, {"pong": os.getpid(), "uid": os.getuid()})
             continue
-        response = run_one(request)
+        bodies, response = run_one(request)
         response["id"] = request.get("id")
         protocol.write_frame(channel_out, response)
+        for body in bodies:
+            protocol.write_raw(channel_out, protocol.HEADER.pack(len(body)) + body)
 
 
 if __name__ == "__main__":

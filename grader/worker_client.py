@@ -46,7 +46,8 @@ class WorkerClient:
             raise WorkerLost("the worker did not answer its first ping")
         return proc
 
-    def _exchange(self, request: dict[str, Any], timeout: float) -> Any:
+    def _exchange(self, request: dict[str, Any], timeout: float, *, with_frames: bool = False) -> Any:
+        """Send one request; its answer (a header frame, then ``frames`` frames of the child's)."""
         proc = self.proc
         assert proc is not None and proc.stdin is not None and proc.stdout is not None
         try:
@@ -57,6 +58,8 @@ class WorkerClient:
         fd = proc.stdout.fileno()
         buf = protocol.FrameBuffer()
         deadline = time.monotonic() + timeout
+        header: Any = None
+        frames: list[Any] = []
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -68,13 +71,22 @@ class WorkerClient:
             if not data:
                 raise WorkerLost("the worker closed its channel")
             try:
-                frames = buf.feed(data)
+                got = buf.feed(data)
             except protocol.ProtocolError as err:
                 raise WorkerLost(str(err)) from err
-            if frames:
-                if len(frames) > 1 or buf.buf:
-                    raise WorkerLost("the worker sent more than one answer")
-                return frames[0]
+            if got and header is None:
+                header = got.pop(0)
+                if not with_frames:
+                    if got or buf.buf:
+                        raise WorkerLost("the worker sent more than one answer")
+                    return header
+                if not isinstance(header, dict) or not isinstance(header.get("frames"), int):
+                    raise WorkerLost("the worker's answer has no frame count")
+            frames.extend(got)
+            if header is not None and len(frames) >= header["frames"]:
+                if len(frames) > header["frames"] or buf.buf:
+                    raise WorkerLost("the worker sent more than it announced")
+                return header, frames
 
     def run(self, deck: list[list[int]], moves: list[str], *, stop_if_refused: list[int] | None = None,
             limits: dict[str, Any] | None = None, destroy: bool = True) -> dict[str, Any]:
@@ -90,14 +102,19 @@ class WorkerClient:
         request = {"op": "run", "id": self._next_id, "lib": library_path_inside(self.library), "deck": deck,
                    "moves": moves, "stop_if_refused": stop_if_refused or [], "limits": limits, "destroy": destroy}
         try:
-            response = self._exchange(request, wall + RESPONSE_SLACK)
+            response, frames = self._exchange(request, wall + RESPONSE_SLACK, with_frames=True)
         except WorkerLost:
             self.restarts += 1
             self.close()
             raise
-        if not isinstance(response, dict) or response.get("id") != self._next_id:
+        if response.get("id") != self._next_id:
             self.close()
             raise WorkerLost("the worker's answer does not match the request")
+        response["steps"] = [f.get("obs") for f in frames if isinstance(f, dict) and f.get("t") == "obs"]
+        response["events"] = [f for f in frames if isinstance(f, dict) and f.get("t") != "obs"]
+        if any(not isinstance(f, dict) for f in frames):
+            response["enforced"] = response.get("enforced") or "protocol"
+            response["protocol"] = "a frame that is not an object"
         return response
 
     def close(self) -> None:
