@@ -7,6 +7,7 @@ is a failed test, never a pass.
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import signal
@@ -71,11 +72,14 @@ class WorkerClient:
             if not data:
                 raise WorkerLost("the worker closed its channel")
             try:
-                got = buf.feed(data)
+                got = buf.feed(data, decode=False)
             except protocol.ProtocolError as err:
                 raise WorkerLost(str(err)) from err
             if got and header is None:
-                header = got.pop(0)
+                try:
+                    header = json.loads(got.pop(0))
+                except ValueError as err:
+                    raise WorkerLost(f"the worker's answer is not JSON: {err}") from err
                 if not with_frames:
                     if got or buf.buf:
                         raise WorkerLost("the worker sent more than one answer")
@@ -110,11 +114,19 @@ class WorkerClient:
         if response.get("id") != self._next_id:
             self.close()
             raise WorkerLost("the worker's answer does not match the request")
-        response["steps"] = [f.get("obs") for f in frames if isinstance(f, dict) and f.get("t") == "obs"]
-        response["events"] = [f for f in frames if isinstance(f, dict) and f.get("t") != "obs"]
-        if any(not isinstance(f, dict) for f in frames):
-            response["enforced"] = response.get("enforced") or "protocol"
-            response["protocol"] = "a frame that is not an object"
+        decoded = []
+        for body in frames:  # what the child sent: student-controlled bytes
+            try:
+                frame = json.loads(body)
+            except ValueError:
+                frame = None
+            if not isinstance(frame, dict):
+                response["enforced"] = response.get("enforced") or "protocol"
+                response["protocol"] = "a result frame that is not a JSON object"
+                break
+            decoded.append(frame)
+        response["steps"] = [f.get("obs") for f in decoded if f.get("t") == "obs"]
+        response["events"] = [f for f in decoded if f.get("t") != "obs"]
         return response
 
     def close(self) -> None:

@@ -1,0 +1,30 @@
+"""Shared fixtures for the machinery tests: the model submission and variants of it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "fixtures" / "submissions"
+MODEL = SUBMISSIONS / "model"
+
+
+@pytest.fixture(scope="session")
+def model_session():
+    """The model submission, built once and served by one worker for the whole run."""
+    from grader.session import SubmissionSession
+
+    with SubmissionSession.open(MODEL) as session:
+        assert session.build.ok, session.build.output
+        yield session
+
+
+@pytest.fixture
+def model_copy(tmp_path: Path) -> Path:
+    """A scratch copy of the model submission to break in a test."""
+    dest = tmp_path / "submission"
+    shutil.copytree(MODEL, dest)
+    return dest

@@ -1,0 +1,116 @@
+"""Hostile submissions: each gets a complete, correctly classified result, and nothing escapes.
+
+For every variant in fixtures/submissions/variants.py (the hostile table of
+shared/design/isolation.md): the game that triggers the behaviour gets one of
+the verdicts the table expects, within the wall limit plus a second; a game of
+the same submission that does not trigger it still passes afterwards; and
+afterwards no sandbox process is left, no file appeared outside the sandbox,
+and no connection reached the grader's machine.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox import SANDBOX_UID, detect_mode
+from grader.scenarios import deal_to_deck
+from grader.session import SubmissionSession
+from reference import parse_moves
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "submissions"))
+from variants import HOSTILE, Hostile  # noqa: E402
+
+HOSTILE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "submissions" / "hostile"
+LIMITS = {"cpu": 1, "wall": 2.0, "memory_mb": 256, "output_kb": 1024}
+DEAL = {"p0": "5GC*7", "p1": "5GC*7", "p2": "5GC*7", "p3": "5GC*7", "discard": "5GC", "draw": "9PQ*10"}
+DECK = deal_to_deck(DEAL)
+TRIGGER = parse_moves("draw end")  # player 0 draws: the hostile code runs
+CONTROL = parse_moves("5GC end 5GC end")  # no draw: the model's behaviour
+ESCAPES = [Path(p) for p in ("/tmp/fcd-escape", "/tmp/fcd-ctor", "/tmp/fcd-flood.bin", "/work/main/fcd-escape",
+                             "/root/fcd-escape", str(HOSTILE_DIR.parent / "fcd-escape"))]
+
+
+def sandbox_processes() -> list[int]:
+    """Processes of the sandbox user (none may outlive a session when we run as root)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                status = Path(f"/proc/{entry}/status").read_text()
+            except OSError:
+                continue
+            uid = next((line.split()[1] for line in status.splitlines() if line.startswith("Uid:")), "")
+            if uid == str(SANDBOX_UID):
+                pids.append(int(entry))
+    return pids
+
+
+@pytest.fixture
+def listener():
+    """A server on the loopback: a hostile connect must never reach it."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.2)
+    os.environ["FCD_TEST_PORT"] = str(server.getsockname()[1])
+    yield server
+    server.close()
+
+
+def test_the_variants_on_disk_are_what_variants_py_makes(tmp_path: Path) -> None:
+    from variants import make_hostile
+
+    for v in HOSTILE:
+        make_hostile(v, tmp_path / v.name)
+        assert (tmp_path / v.name / "Game.c").read_text() == (HOSTILE_DIR / v.name / "Game.c").read_text(), (
+            f"run: python fixtures/submissions/variants.py  ({v.name} is stale)")
+
+
+@pytest.mark.parametrize("variant", HOSTILE, ids=[v.name for v in HOSTILE])
+def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
+    before = set(sandbox_processes())
+    for path in ESCAPES:
+        path.unlink(missing_ok=True)
+    started = time.monotonic()
+    with SubmissionSession.open(HOSTILE_DIR / variant.name, limits=LIMITS, compile_timeout=5) as session:
+        if variant.compile_fails:
+            assert not session.build.ok
+            assert time.monotonic() - started < 5 + 2
+            assert len(session.build.output) <= 5000
+            assert "group = " not in session.build.output  # nothing of the hidden scenarios leaks
+            if session.build.library is None and detect_mode().name == "bwrap":
+                assert "[[scenario]]" not in session.build.output
+            return
+        assert session.build.ok, session.build.output
+        t0 = time.monotonic()
+        hit = session.run_game(f"hostile/{variant.name}", "", (), DECK, TRIGGER)
+        assert time.monotonic() - t0 <= LIMITS["wall"] + 1.5, "the grader waited past its deadline"
+        assert hit.outcome.value in variant.expect, (hit.outcome, hit.message, hit.stderr[:500])
+        control = session.run_game(f"hostile/{variant.name}-control", "", (), DECK, CONTROL)
+        assert control.passed == variant.control_passes, (control.outcome, control.message)
+    # Aftermath.
+    with pytest.raises(TimeoutError):
+        listener.accept()
+    assert "CONNECTED" not in hit.stderr
+    wrote = [line for line in hit.stderr.splitlines() if line.startswith("WROTE") and " /tmp/" not in line]
+    assert wrote == [], "writes outside the sandbox's private /tmp must fail"  # /tmp is a throwaway tmpfs
+    assert "READ /" not in hit.stderr and "READ fixtures" not in hit.stderr and "READ ../" not in hit.stderr
+    assert [p for p in ESCAPES if p.exists()] == []
+    if os.getuid() == 0 and detect_mode().name == "bwrap":
+        deadline = time.monotonic() + 2
+        while set(sandbox_processes()) - before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert set(sandbox_processes()) - before == set()
+
+
+def test_missing_function_fails_only_where_it_is_needed() -> None:
+    from grader.build import build
+
+    result = build(HOSTILE_DIR / "missing_function", Path(os.environ.get("TMPDIR", "/tmp")) / "fcd-missing")
+    assert result.ok and result.missing == ["getCurrentColor"]
