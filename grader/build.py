@@ -23,6 +23,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,11 @@ class BuildResult:
     problem: str = ""  # why it failed, in plain words
     stage: Path | None = None  # the folder the sources were compiled in (course headers included)
     compiled_names: list[str] = field(default_factory=list)  # the .c files compiled, as named in ``stage``
+    work_dir: Path | None = None  # everything the build wrote
+
+    def cleanup(self) -> None:
+        if self.work_dir is not None:
+            shutil.rmtree(self.work_dir, ignore_errors=True)
 
     @property
     def notes(self) -> list[str]:
@@ -116,14 +122,19 @@ def find_sources(folder: Path) -> SourceSet:
     return result
 
 
-def build(folder: Path, out_dir: Path, *, extra_flags: list[str] | None = None,
-          timeout: float = COMPILE_SECONDS) -> BuildResult:
-    """Compile ``folder`` into ``out_dir/libgame-<hash>.so``, in the sandbox, under limits."""
-    folder, out_dir = Path(folder).resolve(), Path(out_dir).resolve()
+def build(folder: Path, *, extra_flags: list[str] | None = None, timeout: float = COMPILE_SECONDS) -> BuildResult:
+    """Compile ``folder`` into ``libgame-<hash>.so``, in the sandbox, under limits.
+
+    Everything happens in a fresh folder of the system's temporary directory that
+    the sandbox user can reach (``BuildResult.work_dir``; ``cleanup()`` removes it).
+    """
+    folder = Path(folder).resolve()
+    out_dir = Path(tempfile.mkdtemp(prefix="fcd-build-"))
+    out_dir.chmod(0o755)
     sources = find_sources(folder)
     start = time.monotonic()
     if not any(p.parent == folder for p in sources.compiled):
-        return BuildResult(False, None, sources, [], "", 0.0,
+        return BuildResult(False, None, sources, [], "", 0.0, work_dir=out_dir,
                            problem="No C source of the Game ADT was found (looked for .c files such as Game.c).")
     stage = out_dir / "src"
     if stage.exists():
@@ -156,20 +167,20 @@ def build(folder: Path, out_dir: Path, *, extra_flags: list[str] | None = None,
     seconds = time.monotonic() - start
     built = stage / name
     if proc.timed_out:
-        return BuildResult(False, None, sources, command, output, seconds,
+        return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir,
                            problem=f"The compiler did not finish within {timeout:.0f} seconds.")
     if proc.output_capped:
-        return BuildResult(False, None, sources, command, output, seconds,
+        return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir,
                            problem="The compiler printed too much (over 1 MiB of messages) and was stopped.")
     if proc.returncode != 0 or not built.is_file():
-        return BuildResult(False, None, sources, command, output, seconds,
+        return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir,
                            problem="Your code did not compile. The compiler said:")
     lib_dir = prepare_dir(out_dir / "lib")  # only the library: this folder is mounted for the worker
     library = lib_dir / name
     shutil.copyfile(built, library)
     os.chmod(library, 0o755)
     return BuildResult(True, library, sources, command, output, seconds, missing=missing_symbols(library),
-                       stage=stage, compiled_names=names)
+                       stage=stage, compiled_names=names, work_dir=out_dir)
 
 
 def missing_symbols(library: Path) -> list[str]:

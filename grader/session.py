@@ -8,7 +8,6 @@ what came back into a ``TestResult``.
 
 from __future__ import annotations
 
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -26,26 +25,20 @@ DEFAULT_LIMITS = {"cpu": 5, "wall": 10.0, "memory_mb": 512, "output_kb": 4096}
 
 
 class SubmissionSession:
-    def __init__(self, folder: Path, build_result: BuildResult, work: tempfile.TemporaryDirectory[str] | None,
-                 limits: dict[str, Any], strict: frozenset[str]) -> None:
+    def __init__(self, folder: Path, build_result: BuildResult, limits: dict[str, Any],
+                 strict: frozenset[str]) -> None:
         self.folder = folder
         self.build = build_result
-        self._work = work
         self.limits = limits
         self.strict = strict
         self.client = WorkerClient(build_result.library) if build_result.library else None
 
     @classmethod
-    def open(cls, folder: Path, work_dir: Path | None = None, *, limits: dict[str, Any] | None = None,
-             strict: frozenset[str] = frozenset(), compile_timeout: float | None = None) -> SubmissionSession:
-        work = None
-        if work_dir is None:
-            work = tempfile.TemporaryDirectory(prefix="fcd-build-")
-            work_dir = Path(work.name)
-            work_dir.chmod(0o755)  # the sandbox user must be able to reach the build folders
+    def open(cls, folder: Path, *, limits: dict[str, Any] | None = None, strict: frozenset[str] = frozenset(),
+             compile_timeout: float | None = None) -> SubmissionSession:
         kwargs = {"timeout": compile_timeout} if compile_timeout else {}
-        result = build(Path(folder), work_dir, **kwargs)
-        return cls(Path(folder), result, work, {**DEFAULT_LIMITS, **(limits or {})}, strict)
+        result = build(Path(folder), **kwargs)
+        return cls(Path(folder), result, {**DEFAULT_LIMITS, **(limits or {})}, strict)
 
     def run_scenario(self, scenario: Scenario) -> TestResult:
         result = self.run_game(scenario.id, scenario.says, scenario.rules, scenario.deck, scenario.moves)
@@ -99,8 +92,7 @@ class SubmissionSession:
     def close(self) -> None:
         if self.client is not None:
             self.client.close()
-        if self._work is not None:
-            self._work.cleanup()
+        self.build.cleanup()
 
     def __enter__(self) -> SubmissionSession:
         return self

@@ -10,13 +10,13 @@ from grader.grade import grade
 from grader.results import Outcome
 
 
-def test_model_builds_with_a_unique_library_name(model_copy: Path, tmp_path: Path) -> None:
-    first = build(model_copy, tmp_path / "a")
+def test_model_builds_with_a_unique_library_name(model_copy: Path) -> None:
+    first = build(model_copy)
     assert first.ok, first.output
     assert first.missing == []
     assert re.fullmatch(r"libgame-[0-9a-f]{16}\.so", first.library.name)
     (model_copy / "Game.c").write_text((model_copy / "Game.c").read_text() + "\n/* changed */\n")
-    second = build(model_copy, tmp_path / "b")
+    second = build(model_copy)
     assert second.ok and second.library.name != first.library.name
 
 
@@ -29,10 +29,10 @@ def test_test_drivers_and_programs_are_never_compiled(model_copy: Path) -> None:
     assert set(sources.ignored) == {"testGame.c", "player.c", "runner.c"}
 
 
-def test_a_syntax_error_is_a_readable_build_failure(model_copy: Path, tmp_path: Path) -> None:
+def test_a_syntax_error_is_a_readable_build_failure(model_copy: Path) -> None:
     game = model_copy / "Game.c"
     game.write_text(game.read_text() + "\nint broken(void) { return 1 }\n")
-    result = build(model_copy, tmp_path / "out")
+    result = build(model_copy)
     assert not result.ok and result.library is None
     assert result.problem.startswith("Your code did not compile")
     assert "expected ';'" in result.output
@@ -50,30 +50,30 @@ def test_a_failed_compile_skips_everything_that_needs_the_library(model_copy: Pa
     assert result.score == 0
 
 
-def test_game_c_including_card_c_compiles_only_the_including_file(model_copy: Path, tmp_path: Path) -> None:
+def test_game_c_including_card_c_compiles_only_the_including_file(model_copy: Path) -> None:
     game = model_copy / "Game.c"
     game.write_text('#include "Card.c"\n' + game.read_text())
-    result = build(model_copy, tmp_path / "out")
+    result = build(model_copy)
     assert result.ok, result.output
     assert [p.name for p in result.sources.compiled] == ["Game.c"]
     assert any("Game.c #includes Card.c" in n for n in result.notes)
 
 
-def test_missing_card_c_builds_with_the_course_card_c(model_copy: Path, tmp_path: Path) -> None:
+def test_missing_card_c_builds_with_the_course_card_c(model_copy: Path) -> None:
     (model_copy / "Card.c").unlink()
-    result = build(model_copy, tmp_path / "out")
+    result = build(model_copy)
     assert result.ok, result.output
     assert result.sources.uses_course_card
     assert any("course's Card.c" in n for n in result.notes)
     assert result.missing == []
 
 
-def test_a_misspelled_function_loads_and_is_reported_once(model_copy: Path, tmp_path: Path) -> None:
+def test_a_misspelled_function_loads_and_is_reported_once(model_copy: Path) -> None:
     game = model_copy / "Game.c"
     text = game.read_text()
     assert "getActiveDrawTwos(" in text
     game.write_text(text.replace("getActiveDrawTwos(", "getActiveDrawTwo("))
-    result = build(model_copy, tmp_path / "out")
+    result = build(model_copy)
     assert result.ok
     assert result.missing == ["getActiveDrawTwos"]
 

@@ -112,5 +112,5 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
 def test_missing_function_fails_only_where_it_is_needed() -> None:
     from grader.build import build
 
-    result = build(HOSTILE_DIR / "missing_function", Path(os.environ.get("TMPDIR", "/tmp")) / "fcd-missing")
+    result = build(HOSTILE_DIR / "missing_function")
     assert result.ok and result.missing == ["getCurrentColor"]

@@ -93,6 +93,6 @@ def test_worker_traces_equal_in_process_traces(model_session) -> None:  # noqa: 
             import json
             import re
 
-            return re.sub(r",\d{6,}\]", ",0]", json.dumps(obs, sort_keys=True))
+            return re.sub(r",\s*\d{6,}\]", ",0]", json.dumps(obs, sort_keys=True))
 
         assert [strip(o) for o in raw["steps"]] == [strip(o) for o in local]
