@@ -58,6 +58,19 @@ def _drawn_not_played(g: Game) -> bool:
     return g.cards_drawn_this_turn() > 0 and not g.card_played_this_turn()
 
 
+def _playable_but_for_the_draw(g: Game, key: CardKey) -> bool:
+    """A1 reading (b): after a draw, a card is playable if it would have been before it."""
+    v, c, s = key
+    if g.get_active_draw_twos() > 0:
+        return v == Value.DRAW_TWO
+    top = g.top_discard()
+    return v == Value.ZERO or v == top.value or s == top.suit or c == g.get_current_color()
+
+
+def _is_a_two(_g: Game, key: CardKey) -> bool:
+    return key[0] == Value.DRAW_TWO
+
+
 def _partly_paid(g: Game) -> bool:
     return 0 < g.cards_drawn_this_turn() < g.penalty()
 
@@ -116,7 +129,7 @@ def _game_over(g: Game) -> bool:
 RULINGS: tuple[Ruling, ...] = (
     Ruling("A1", "May a player play a card after drawing in the same turn?",
            ("no: draw, then end the turn", "yes: draw, then play a matching card"),
-           ("valid_play",), _drawn_not_played),
+           ("valid_play",), _drawn_not_played, cards=_playable_but_for_the_draw),
     Ruling("A3", "May a player draw after playing a card?",
            ("no: after a play only END_TURN", "yes: the header only says 'not yet drawn'"),
            ("valid_draw",), lambda g: g.card_played_this_turn()),
@@ -159,7 +172,7 @@ RULINGS: tuple[Ruling, ...] = (
            ("describes the pile after recycling", "anything"),
            ("number_of_two_cards_at_top",), lambda g: g.top_survived_recycle()),
     Ruling("A49", "Playing a 2 part-way through paying a penalty",
-           ("invalid: drawing commits the player", "valid"), ("valid_play",), _partly_paid),
+           ("invalid: drawing commits the player", "valid"), ("valid_play",), _partly_paid, cards=_is_a_two),
     Ruling("A50", "When is NO_WINNER reported?",
            ("when a draw is attempted with nothing to draw",
             "as soon as the player is stuck with nothing to draw"),

@@ -73,14 +73,17 @@ def test_a3_draw_after_play_is_accepted_either_way() -> None:
     assert result.passed and any("A3" in n for n in result.notes)
 
 
-def test_a1_play_after_draw_is_accepted_and_contests_a_later_play() -> None:
-    ref, got = traces()
-    assert got[3]["valid_play"]  # player 1 has drawn once: every play is invalid for the reference
-    label = next(iter(got[3]["valid_play"]))
-    got[3]["valid_play"][label] = True
-    result = compare(MOVES, ref, got)
-    assert result.passed
-    assert any("A1" in n or "A49" in n for n in result.notes)
+def test_a1_a_matching_card_after_a_draw_is_accepted_a_non_matching_one_is_not() -> None:
+    moves = parse_moves("2RH end draw draw end draw end")  # player 2 draws, holding 3RH (red, like the top)
+    ref = reference_trace(DECK, moves)
+    got = [copy.deepcopy(step.obs) for step in ref]
+    assert got[6]["valid_play"] == {"3RH": False, "7YS": False, "8PQ": False}  # 8PQ: the card drawn
+    got[6]["valid_play"]["3RH"] = True  # reading (b) of A1: may play a matching card after drawing
+    result = compare(moves, ref, got)
+    assert result.passed and any("A1" in n for n in result.notes)
+    got[6]["valid_play"]["7YS"] = True  # matches nothing: wrong under every reading
+    result = compare(moves, ref, got)
+    assert not result.passed and result.divergence.label == "7YS"
 
 
 def test_a_wrong_winner_is_never_lenient_before_the_end_R12() -> None:
