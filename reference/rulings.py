@@ -80,8 +80,10 @@ def _fully_paid_this_turn(g: Game) -> bool:
             and g.cards_drawn_this_turn() >= g.penalty())
 
 
-def _paid_two_under_active(g: Game) -> bool:
-    return 0 < g.get_active_draw_twos() < g.get_number_of_two_cards_at_top()
+def _active_differs_from_run(g: Game) -> bool:
+    """A paid 2 under new ones (run > active), or a recycle that shortened the run (run < active)."""
+    active = g.get_active_draw_twos()
+    return active > 0 and active != g.get_number_of_two_cards_at_top()
 
 
 def _declared_d_on_top(g: Game) -> bool:
@@ -135,7 +137,7 @@ RULINGS: tuple[Ruling, ...] = (
            ("valid_draw",), lambda g: g.card_played_this_turn()),
     Ruling("A7", "A 2 played onto an already-paid 2: how many cards are owed?",
            ("2 x getActiveDrawTwos", "2 x getNumberOfTwoCardsAtTop"),
-           ("valid_draw", "valid_end"), _paid_two_under_active),
+           ("valid_draw", "valid_end"), _active_differs_from_run),
     Ruling("A8", "getActiveDrawTwos after the last owed card is drawn, before END_TURN",
            ("unchanged until END_TURN", "0 at once"),
            ("active_draw_twos",), _fully_paid_this_turn),
