@@ -38,8 +38,14 @@ def play(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], upto: int | N
 
 
 def reference_trace(
-    deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], strict: frozenset[str] = frozenset()
+    deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], strict: frozenset[str] = frozenset(),
+    *, full_piles: bool = False,
 ) -> list[Step]:
+    """The observation after newGame and after each move, with what is lenient in each.
+
+    ``full_piles`` observes the whole piles after every move (for checking hand-worked
+    expectations); the differential uses the same depth as the worker.
+    """
     game = Game(deck)
     first = observe(game, len(deck), ident=id, full_piles=True)
     first.update(deck_counts(game))
@@ -49,6 +55,6 @@ def reference_trace(
             game.play_move(game.resolve(spec))
         except IllegalMoveError as err:
             raise ScenarioMoveError(f"move {i + 1} ({spec}): {err}") from err
-        last = i == len(moves) - 1
-        steps.append(Step(observe(game, len(deck), ident=id, full_piles=last), leniency(game, strict)))
+        whole = full_piles or i == len(moves) - 1
+        steps.append(Step(observe(game, len(deck), ident=id, full_piles=whole), leniency(game, strict)))
     return steps
