@@ -67,6 +67,21 @@ def ffi() -> cffi.FFI:
     return f
 
 
+def warm_up() -> None:
+    """Build, once, what every fork child would otherwise build again: the call
+    interfaces of the 31 functions (cffi makes them on first use) and the game
+    class of a complete submission.  Called in the fork server before any fork;
+    no student code is involved."""
+    f = ffi()
+    with f._lock:  # cffi's own cache of function types; private, but this is the cffi module
+        for name, (tp, _quals) in f._parser._declarations.items():
+            if name.startswith("function "):
+                f._get_cached_btype(tp)
+    for ctype in ("value[]", "color[]", "suit[]", "playerMove *", "uintptr_t", "Card"):
+        f.typeof(ctype)  # the type strings the adapter uses, parsed once here
+    _game_class(frozenset(API_FUNCTIONS))
+
+
 def snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 

@@ -16,6 +16,7 @@ It never sees an expected result.
 from __future__ import annotations
 
 import ctypes
+import gc
 import json  # noqa: F401 - imported before any fork: children cannot import after dropping privileges
 import os
 import resource
@@ -26,7 +27,7 @@ import time
 from typing import Any
 
 from grader import protocol
-from grader.loader import CLibrary, LoadError, ffi
+from grader.loader import CLibrary, LoadError, warm_up
 from grader.observe import deck_counts, observe
 from reference.moves import Action, MoveSpec, PlayerMove
 
@@ -137,6 +138,7 @@ def _child(request: dict[str, Any]) -> None:
 
 
 def child_main(request: dict[str, Any], result_fd: int, out_fd: int, err_fd: int, parent: int) -> None:
+    gc.disable()  # a child lives for one game: no collector touching copy-on-write pages
     code = 0
     try:
         _enter_limits(request.get("limits", DEFAULT_LIMITS), result_fd, out_fd, err_fd, parent)
@@ -320,7 +322,8 @@ def main() -> int:
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # children of the same uid cannot ptrace us
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    ffi()  # parse the declarations once, before any fork
+    warm_up()  # parse the declarations and build the call interfaces once, before any fork
+    gc.freeze()  # children never walk (and so never copy) the server's objects
     while True:
         try:
             request = protocol.read_frame(channel_in)

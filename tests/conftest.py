@@ -28,3 +28,10 @@ def model_copy(tmp_path: Path) -> Path:
     dest = tmp_path / "submission"
     shutil.copytree(MODEL, dest)
     return dest
+
+
+# Our own Hypothesis tests are deterministic too: the same run on every machine.
+from hypothesis import settings as _settings  # noqa: E402
+
+_settings.register_profile("project", derandomize=True, database=None, deadline=None)
+_settings.load_profile("project")
