@@ -62,6 +62,7 @@ def write_reports(result, out: Path) -> list[Path]:  # noqa: ANN001
     from .report.gradescope import write_gradescope
     from .report.html import write_html
     from .report.junit import write_junit
+    from .repro import write_repros
 
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "junit.xml", out / "results.json", out / "report.html", out / "result.json"]
@@ -70,10 +71,15 @@ def write_reports(result, out: Path) -> list[Path]:  # noqa: ANN001
     write_html(result, paths[2])
     paths[3].write_text(json.dumps(result.to_json(), indent=1))
     for t in result.tests:
-        if t.repro:
+        if t.repro and not t.hidden:
             name = t.id.replace("/", "_") + ".toml"
             (out / name).write_text(t.repro)
-            result.repro_files[t.id] = name
+    own = [n for n in result.build_sources if not n.startswith("course_")]
+    course_card = "course_Card.c" in result.build_sources
+    sources = own + (["Card.c"] if course_card else [])
+    repros = write_repros(result, out / "repro", sources or ["Game.c", "Card.c"], course_card)
+    result.repro_files = {tid: f"repro/{name}" for tid, name in repros.items()}
+    paths[3].write_text(json.dumps(result.to_json(), indent=1))
     return paths
 
 
@@ -128,7 +134,6 @@ def main(argv: list[str] | None = None) -> int:
     result = grade(args.submission, config, random_games=args.random_games, memory=not args.no_memory)
     result.seconds = time.monotonic() - start
     write_reports(result, args.out)
-    (args.out / "result.json").write_text(json.dumps(result.to_json(), indent=1))
     print_summary(result, args.out, args.quiet)
     if result.status == "grader error":
         return ExitCode.USAGE_OR_INTERNAL

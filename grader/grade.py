@@ -42,6 +42,7 @@ class SubmissionResult:
     build_notes: list[str]
     build_command: list[str]
     tests: list[TestResult]
+    build_sources: list[str] = field(default_factory=list)  # the .c files compiled, as named in the build
     groups: list[GroupMarks] = field(default_factory=list)
     profile: str = ""
     sandbox: str = ""
@@ -80,7 +81,7 @@ class SubmissionResult:
             "build_command": self.build_command, "profile": self.profile, "sandbox": self.sandbox,
             "seconds": round(self.seconds, 3), "seed": self.seed,
             "groups": [g.__dict__ for g in self.groups], "tests": [t.to_json() for t in self.tests],
-            "repro_files": self.repro_files,
+            "repro_files": self.repro_files, "build_sources": self.build_sources,
         }
 
 
@@ -156,6 +157,7 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, scenarios: list[
             submission=folder.name, source_hash=source_hash(folder), build_ok=session.build.ok,
             build_output=session.build.output, build_notes=list(session.build.notes),
             build_command=session.build.command, tests=tests, profile=config.profile,
+            build_sources=list(session.build.compiled_names),
             sandbox=f"{detect_mode().name}: {detect_mode().why}",
         )
     result.groups = mark(tests, config)
@@ -198,6 +200,7 @@ def result_from_json(data: dict[str, Any]) -> SubmissionResult:
         build_output=data["build_output"], build_notes=data["build_notes"], build_command=data["build_command"],
         tests=tests, profile=data["profile"], sandbox=data["sandbox"], seconds=data["seconds"],
         seed=data.get("seed", 0), repro_files=data.get("repro_files", {}),
+        build_sources=data.get("build_sources", []),
     )
     result.groups = [GroupMarks(**g) for g in data["groups"]]
     return result

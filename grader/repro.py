@@ -13,6 +13,8 @@ course headers and the student's own sources, nothing else:
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any, Sequence
 
 from reference import Action, Deck, MoveSpec
@@ -224,4 +226,40 @@ def compile_command(repro: str, sources: Sequence[str]) -> str:
     return f"gcc -std=gnu11 -g -I. -o repro {repro} {' '.join(sources)} && ./repro"
 
 
-__all__ = ["c_program", "compile_command"]
+def write_repros(result: Any, folder: Path, sources: Sequence[str], course_card: bool = False) -> dict[str, str]:
+    """A repro program for every failing, visible test that played a game; test id -> file name.
+
+    ``folder`` gets the course headers too, so the printed command works when the
+    student copies their .c files next to the repro (or runs it from their folder
+    with -I pointing here).
+    """
+    from reference import Deck, parse_moves  # noqa: PLC0415
+
+    from .loader import HEADERS, INCLUDE_DIR  # noqa: PLC0415
+
+    written: dict[str, str] = {}
+    for t in result.tests:
+        if t.passed or t.hidden or not t.deck or t.outcome.value == "not run":
+            continue
+        name = "repro_" + t.id.replace("/", "_") + ".c"
+        command = compile_command(name, sources)
+        says = t.message.splitlines()[0] if t.message else t.id
+        if says.startswith("Rule (") and "): " in says:
+            says = says.split("): ", 1)[1]
+        text = c_program(t.id, says, t.rules, Deck.parse(t.deck), parse_moves(t.moves), compile_hint=command)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+        written[t.id] = name
+    if written:
+        for header in HEADERS:
+            shutil.copyfile(INCLUDE_DIR / header, folder / header)
+        if course_card:  # the student has no Card.c: the course's one was used, so ship it
+            shutil.copyfile(INCLUDE_DIR / "Card.c", folder / "Card.c")
+        (folder / "README.txt").write_text(
+            "Each repro_*.c replays one failing test and stops at the first difference.\n"
+            "Copy your Game.c and Card.c here (or add -I to this folder from yours), then:\n\n"
+            + "\n".join(compile_command(n, sources) for n in written.values()) + "\n")
+    return written
+
+
+__all__ = ["c_program", "compile_command", "write_repros"]

@@ -56,6 +56,8 @@ class TestResult:
     hidden: bool = False
     kind: str = "scenario"  # scenario | random | api | build | memory
     repro: str | None = None  # a scenario-format reproduction (random games)
+    deck: str = ""  # the game played, in card notation (for C repro programs)
+    moves: str = ""
 
     @property
     def passed(self) -> bool:

@@ -48,7 +48,8 @@ class SubmissionSession:
     def run_game(self, test_id: str, says: str, rules: Sequence[str], deck: Deck,
                  moves: Sequence[MoveSpec], *, kind: str = "scenario") -> TestResult:
         group = test_id.split("/")[0]
-        base = TestResult(test_id, group, tuple(rules), 1.0, Outcome.NOT_RUN, kind=kind)
+        base = TestResult(test_id, group, tuple(rules), 1.0, Outcome.NOT_RUN, kind=kind,
+                          deck=str(deck), moves=" ".join(str(m) for m in moves))
         if self.client is None:
             base.message = "Not run: the submission did not compile."
             return base
