@@ -28,7 +28,7 @@ from reference import Deck, Game, MoveSpec, PlayerMove, Value, traditional_deck
 
 from .results import Outcome, TestResult
 
-SHRINK_BUDGET = 80  # games replayed while shrinking one failure (a count, not a time: deterministic)
+SHRINK_BUDGET = 150  # games replayed while shrinking one failure (a count, not a time: deterministic)
 
 # Card pools that make the interesting rules come up often.
 SPECIAL_VALUES = (Value.DRAW_TWO, Value.A, Value.D, Value.ZERO)
@@ -158,6 +158,12 @@ def run_family(session: Any, family: Family, examples: int, profile: str = "grad
                           notes=[f"{examples} random games agreed with the reference"])
     result = failures.get(key(smallest)) or session.run_game(test_id, "", (), smallest.deck, smallest.moves,
                                                             kind="random")
+    # Moves after the first difference show nothing more: cut them if the game still fails.
+    if result.failed_after is not None and result.failed_after < len(smallest.moves):
+        shorter = RandomGame(smallest.deck, smallest.moves[: max(result.failed_after, 1)])
+        again = session.run_game(test_id, "", (), shorter.deck, shorter.moves, kind="random")
+        if not again.passed:
+            smallest, result = shorter, again
     result.message = (f"{family.says}\nOne of them differs from the reference; Hypothesis shrank it to "
                       f"{len(smallest.moves)} moves on a {len(smallest.deck)}-card deck.\n" + result.message)
     result.repro = as_scenario(test_id, smallest, result)

@@ -58,6 +58,7 @@ class TestResult:
     repro: str | None = None  # a scenario-format reproduction (random games)
     deck: str = ""  # the game played, in card notation (for C repro programs)
     moves: str = ""
+    failed_after: int | None = None  # moves made when the failure showed (for shortening a game)
 
     @property
     def passed(self) -> bool:

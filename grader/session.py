@@ -76,6 +76,7 @@ class SubmissionSession:
         base.notes = cmp.notes
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
             base.outcome = Outcome.WRONG
+            base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
             base.message = explain(says, rules, deck, moves, cmp)
             if not says:  # a random game: cite the rule of what differed
                 clause = FIELD_RULES[cmp.divergence.field][0] if cmp.divergence else "A46"
@@ -84,6 +85,7 @@ class SubmissionSession:
         trouble = classify(raw)
         if trouble is not None and cmp.cut_at is None:
             base.outcome, what = trouble
+            base.failed_after = min(len(steps), len(moves))
             rule = f"Rule ({', '.join(rules)}): {says}\n" if says else ""
             base.message = f"{rule}{what}\n{_where(deck, moves, steps, events)}"
             return base
