@@ -413,7 +413,8 @@ def classify(raw: dict[str, Any]) -> tuple[Outcome, str] | None:
         return Outcome.PROTOCOL, f"The results channel was corrupted ({raw.get('protocol')})."
     sig = raw.get("signal")
     if sig is not None:
-        if sig in (signals.SIGXCPU, signals.SIGKILL) and raw.get("cpu", 0) >= float(limits.get("cpu", 5)) - 0.05:
+        # SIGXCPU is the soft CPU limit; SIGKILL near the limit is the hard one (soft + 1 s).
+        if sig == signals.SIGXCPU or (sig == signals.SIGKILL and raw.get("cpu", 0) >= float(limits.get("cpu", 5)) - 0.1):
             return Outcome.TIMED_OUT, f"Your code used more than {limits.get('cpu')} seconds of CPU time (an endless loop?)."
         mem = limits.get("memory_mb")
         if mem and raw.get("maxrss_kb", 0) * 1024 >= 0.8 * mem * 1024 * 1024:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import SANDBOX_UID, detect_mode
+from grader.sandbox import detect_mode
 from grader.scenarios import deal_to_deck
 from grader.session import SubmissionSession
 from reference import parse_moves
@@ -36,19 +36,36 @@ ESCAPES = [Path(p) for p in ("/tmp/fcd-escape", "/tmp/fcd-ctor", "/tmp/fcd-flood
                              "/root/fcd-escape", str(HOSTILE_DIR.parent / "fcd-escape"))]
 
 
-def sandbox_processes() -> list[int]:
-    """Processes of the sandbox user (none may outlive a session when we run as root)."""
-    pids = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                status = Path(f"/proc/{entry}/status").read_text()
-            except OSError:
-                continue
-            uid = next((line.split()[1] for line in status.splitlines() if line.startswith("Uid:")), "")
-            if uid == str(SANDBOX_UID):
-                pids.append(int(entry))
-    return pids
+def _pid_namespace(pid: int) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    except OSError:
+        return None
+
+
+def sandbox_namespaces(session: SubmissionSession) -> set[str]:
+    """The PID namespaces the session's sandbox runs in (bwrap's children and theirs)."""
+    proc = session.client.proc if session.client else None
+    if proc is None:
+        return set()
+    host = _pid_namespace(os.getpid())
+    found, todo = set(), [proc.pid]
+    while todo:
+        pid = todo.pop()
+        ns = _pid_namespace(pid)
+        if ns and ns != host:
+            found.add(ns)
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                todo.extend(int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split())
+        except OSError:
+            pass
+    return found
+
+
+def processes_in(namespaces: set[str]) -> list[int]:
+    """Every process on the machine still living in one of these PID namespaces."""
+    return [int(e) for e in os.listdir("/proc") if e.isdigit() and _pid_namespace(int(e)) in namespaces]
 
 
 @pytest.fixture
@@ -74,7 +91,7 @@ def test_the_variants_on_disk_are_what_variants_py_makes(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("variant", HOSTILE, ids=[v.name for v in HOSTILE])
 def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
-    before = set(sandbox_processes())
+    namespaces: set[str] = set()
     for path in ESCAPES:
         path.unlink(missing_ok=True)
     started = time.monotonic()
@@ -90,9 +107,14 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
         assert session.build.ok, session.build.output
         t0 = time.monotonic()
         hit = session.run_game(f"hostile/{variant.name}", "", (), DECK, TRIGGER)
+        namespaces |= sandbox_namespaces(session)
         assert time.monotonic() - t0 <= LIMITS["wall"] + 1.5, "the grader waited past its deadline"
         assert hit.outcome.value in variant.expect, (hit.outcome, hit.message, hit.stderr[:500])
+        if os.getuid() == 0 and detect_mode().name == "bwrap" and session.client.proc is not None:
+            # Between games the sandbox holds only bubblewrap's init and the fork server.
+            assert len(processes_in(sandbox_namespaces(session))) <= 2, "a process outlived its game"
         control = session.run_game(f"hostile/{variant.name}-control", "", (), DECK, CONTROL)
+        namespaces |= sandbox_namespaces(session)
         assert control.passed == variant.control_passes, (control.outcome, control.message)
     # Aftermath.
     with pytest.raises(TimeoutError):
@@ -103,10 +125,11 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
     assert "READ /" not in hit.stderr and "READ fixtures" not in hit.stderr and "READ ../" not in hit.stderr
     assert [p for p in ESCAPES if p.exists()] == []
     if os.getuid() == 0 and detect_mode().name == "bwrap":
+        assert namespaces, "the sandbox's PID namespace was not found"
         deadline = time.monotonic() + 2
-        while set(sandbox_processes()) - before and time.monotonic() < deadline:
+        while processes_in(namespaces) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert set(sandbox_processes()) - before == set()
+        assert processes_in(namespaces) == [], "a process of the sandbox outlived it"
 
 
 def test_missing_function_fails_only_where_it_is_needed() -> None:
