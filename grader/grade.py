@@ -138,10 +138,13 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, scenarios: list[
                                 compile_timeout=config.compile_seconds) as session:
         for t in _build_tests(session):
             add(t)
+        replayable = []  # scenarios worth replaying natively in the memory stage
         for s in scenarios:
             t = session.run_scenario(s)
             t.hidden = t.hidden or config.hidden(s.group)
             add(t)
+            if t.outcome not in (Outcome.TIMED_OUT, Outcome.WORKER_LOST, Outcome.OUTPUT):
+                replayable.append(s)
         n_random = config.random_games if random_games is None else random_games
         if n_random:
             from .random_games import run_random_games  # noqa: PLC0415 - optional stage
@@ -151,8 +154,13 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, scenarios: list[
         if memory:
             from .memcheck import run_memory_stage  # noqa: PLC0415 - optional stage
 
-            for t in run_memory_stage(session, scenarios):
+            for t in run_memory_stage(session, replayable):
+                if len(replayable) < len(scenarios):
+                    t.notes.append(f"{len(scenarios) - len(replayable)} scenario(s) that timed out or flooded "
+                                   "the output were not replayed")
                 add(t)
+        if session.limits_note:
+            tests[0].notes.append(session.limits_note)
         result = SubmissionResult(
             submission=folder.name, source_hash=source_hash(folder), build_ok=session.build.ok,
             build_output=session.build.output, build_notes=list(session.build.notes),

@@ -29,6 +29,7 @@ from reference import Deck, Game, MoveSpec, PlayerMove, Value, traditional_deck
 from .results import Outcome, TestResult
 
 SHRINK_BUDGET = 150  # games replayed while shrinking one failure (a count, not a time: deterministic)
+SHRINK_BUDGET_SLOW = 15  # when the failure is a crash, a hang or a lost worker
 
 # Card pools that make the interesting rules come up often.
 SPECIAL_VALUES = (Value.DRAW_TWO, Value.A, Value.D, Value.ZERO)
@@ -134,9 +135,11 @@ def run_family(session: Any, family: Family, examples: int, profile: str = "grad
             return True  # Hypothesis replays the example it reports
         if failures:
             # A shrinking budget counted in games, not seconds, so the verdict and the
-            # reported game are the same on every run.
+            # reported game are the same on every run; small when games crash or hang.
             runs_after_failure[0] += 1
-            if runs_after_failure[0] > SHRINK_BUDGET:
+            first = next(iter(failures.values()))
+            budget = SHRINK_BUDGET if first.outcome is Outcome.WRONG else SHRINK_BUDGET_SLOW
+            if runs_after_failure[0] > budget:
                 return False
         result = session.run_game(test_id, "", (), game.deck, game.moves, kind="random")
         if result.passed:

@@ -22,6 +22,10 @@ from .scenarios import Scenario
 from .worker_client import WorkerClient, WorkerLost
 
 DEFAULT_LIMITS = {"cpu": 5, "wall": 10.0, "memory_mb": 512, "output_kb": 4096}
+# After this many games time out, the rest run under SHORT_LIMITS: a correct game takes
+# milliseconds, and a submission that loops must not cost hours of a class's marking.
+TIMEOUTS_BEFORE_SHORT_LIMITS = 3
+SHORT_LIMITS = {"cpu": 1, "wall": 0.5}
 
 
 class SubmissionSession:
@@ -31,6 +35,7 @@ class SubmissionSession:
         self.build = build_result
         self.limits = limits
         self.strict = strict
+        self.timeouts = 0
         self.client = WorkerClient(build_result.library) if build_result.library else None
 
     @classmethod
@@ -59,6 +64,7 @@ class SubmissionSession:
             raw = self.client.run([list(k) for k in deck.keys], [str(m) for m in moves],
                                   stop_if_refused=contested_moves(moves, ref), limits=self.limits)
         except WorkerLost as lost:
+            self._count_timeout()  # a lost worker cost a full wall limit too
             base.outcome = Outcome.WORKER_LOST
             base.message = (f"The sandbox running your code stopped answering ({lost}); it was restarted "
                             "and the other tests still ran.")
@@ -85,12 +91,27 @@ class SubmissionSession:
         trouble = classify(raw)
         if trouble is not None and cmp.cut_at is None:
             base.outcome, what = trouble
+            if base.outcome is Outcome.TIMED_OUT:
+                self._count_timeout()
             base.failed_after = min(len(steps), len(moves))
             rule = f"Rule ({', '.join(rules)}): {says}\n" if says else ""
             base.message = f"{rule}{what}\n{_where(deck, moves, steps, events)}"
             return base
         base.outcome = Outcome.PASSED
         return base
+
+    def _count_timeout(self) -> None:
+        self.timeouts += 1
+        if self.timeouts == TIMEOUTS_BEFORE_SHORT_LIMITS:
+            self.limits = {**self.limits, **{k: min(v, self.limits[k]) for k, v in SHORT_LIMITS.items()}}
+
+    @property
+    def limits_note(self) -> str:
+        if self.timeouts < TIMEOUTS_BEFORE_SHORT_LIMITS:
+            return ""
+        return (f"After {TIMEOUTS_BEFORE_SHORT_LIMITS} games timed out, the remaining games ran with "
+                f"{self.limits['cpu']} s of CPU and {self.limits['wall']} s of real time each "
+                f"(a correct game needs a few milliseconds).")
 
     def close(self) -> None:
         if self.client is not None:

@@ -1,4 +1,12 @@
-"""The class CSV: one row per submission, marks per group."""
+"""The class CSV: one row per submission, marks per group, for staff and spreadsheets.
+
+Columns: submission, source_hash, status, one column per marks group, total,
+max, seconds.  The groups are the union over all results, in a stable order:
+build first, then the scenario groups in the order they were graded (merged
+across results), then random games and memory.  A group a submission has no
+marks entry for is left blank rather than shown as 0.  Text cells that a
+spreadsheet would run as a formula get a leading apostrophe.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +14,48 @@ import csv
 from pathlib import Path
 from typing import Any
 
+from .escape import clean_text
 
-def write_class_csv(results: list[Any], path: Path) -> None:
-    groups: list[str] = []
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def num(x: float) -> str:
+    text = f"{round(float(x), 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+# The pipeline's fixed stages have fixed places: build first, random games and memory last.
+_RANK = {"build": 0, "random_games": 2, "memory": 3}
+
+
+def group_order(results: list[Any]) -> list[str]:
+    """The union of the results' groups: fixed stages in pipeline order, scenario groups merged
+    so that each result's own order is kept where it can be."""
+    order: list[str] = []
     for r in results:
+        at = -1  # where the previous group of this result sits in ``order``
         for g in r.groups:
-            if g.group not in groups:
-                groups.append(g.group)
+            if g.group in order:
+                at = order.index(g.group)
+            else:
+                at += 1
+                order.insert(at, g.group)
+    return sorted(order, key=lambda name: _RANK.get(name, 1))  # stable: merged order within a rank
+
+
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet will not run as a formula."""
+    text = clean_text(text, 1024).replace("\n", " ")
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def write_class_csv(results: list[Any], path: Path | str) -> None:
+    groups = group_order(results)
     with Path(path).open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
         out.writerow(["submission", "source_hash", "status", *groups, "total", "max", "seconds"])
         for r in results:
             marks = {g.group: g.marks for g in r.groups}
-            out.writerow([r.submission, r.source_hash, r.status, *(f"{marks.get(g, 0):g}" for g in groups),
-                          f"{r.score:g}", f"{r.max_score:g}", f"{r.seconds:.1f}"])
+            out.writerow([_cell(r.submission), _cell(r.source_hash), r.status,
+                          *(num(marks[g]) if g in marks else "" for g in groups),
+                          num(r.score), num(r.max_score), f"{r.seconds:.1f}"])

@@ -1,4 +1,17 @@
-"""Gradescope's results.json: score, max_score, and one entry per test with its share of the marks."""
+"""Gradescope's ``results.json`` (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
+
+Top level: ``score`` (it overrides the sum of the tests on Gradescope),
+``max_score``, ``execution_time`` (whole seconds), a short ``output``, and one
+entry per ``TestResult``.  A test's ``max_score`` is its share by weight of its
+marks group's ``max_marks``; its ``score`` is its share by weight of the marks
+the group actually got, among the group's passed tests -- so the tests of a
+group always add up to the group's marks, whatever the scoring rule (weighted,
+all-or-nothing random games, rounding), and the tests add up to ``score``.
+
+Every text is shown as plain text (``output_format``/``test_output_format``
+``text``): student output can never become HTML or Markdown on Gradescope.  A
+hidden test's output is just "hidden test", and it is ``after_published``.
+"""
 
 from __future__ import annotations
 
@@ -9,57 +22,96 @@ from typing import Any
 from .escape import clean_text
 
 MARK_GROUP = {"build": "build", "api": "build", "random": "random_games", "memory": "memory"}
+PLACES = 4  # decimals of a per-test score
 
 
 def mark_group(test: Any) -> str:
+    """The marks group a test counts in (as ``grade.mark`` groups them)."""
     return MARK_GROUP.get(test.kind, test.group)
 
 
-def test_marks(result: Any) -> dict[str, tuple[float, float]]:
-    """Each test's (score, max_score): its group's marks shared by weight."""
-    groups = {g.group: g for g in result.groups}
-    weights: dict[str, float] = {}
-    for t in result.tests:
-        weights[mark_group(t)] = weights.get(mark_group(t), 0.0) + t.weight
-    out = {}
-    for t in result.tests:
-        g = groups.get(mark_group(t))
-        if g is None or not weights[mark_group(t)]:
-            out[t.id] = (0.0, 0.0)
-            continue
-        share = g.max_marks * t.weight / weights[mark_group(t)]
-        out[t.id] = (share if t.passed else 0.0, share)
-    if any(g.group == "random_games" for g in result.groups):  # all-or-nothing scoring is decided per group
-        g = groups["random_games"]
-        got = sum(out[t.id][0] for t in result.tests if mark_group(t) == "random_games")
-        if abs(got - g.marks) > 1e-6:
-            for t in result.tests:
-                if mark_group(t) == "random_games":
-                    out[t.id] = (0.0, out[t.id][1])
+def _shares(amount: float, weights: list[float]) -> list[float]:
+    """``amount`` split by ``weights``, rounded, the rounding residue on the last non-zero share."""
+    total = sum(weights)
+    if not weights or total <= 0 or amount == 0:
+        return [0.0] * len(weights)
+    out = [round(amount * w / total, PLACES) for w in weights]
+    last = max(i for i, w in enumerate(weights) if w > 0)
+    out[last] = round(out[last] + amount - sum(out), PLACES + 4)
     return out
+
+
+def test_marks(result: Any) -> dict[int, tuple[float, float]]:
+    """Each test's (score, max_score), keyed by its index in ``result.tests``."""
+    groups = {g.group: g for g in result.groups}
+    members: dict[str, list[int]] = {}
+    for i, t in enumerate(result.tests):
+        members.setdefault(mark_group(t), []).append(i)
+    out: dict[int, tuple[float, float]] = {}
+    for name, idx in members.items():
+        g = groups.get(name)
+        if g is None:  # a test outside every marks group earns nothing and can earn nothing
+            out.update({i: (0.0, 0.0) for i in idx})
+            continue
+        weights = [max(result.tests[i].weight, 0.0) for i in idx]
+        if not any(weights):  # weightless tests: equal shares of max_marks (grade.mark gives them 0 marks)
+            weights = [1.0] * len(idx)
+        maxima = _shares(g.max_marks, weights)
+        passed = [w if result.tests[i].passed else 0.0 for i, w in zip(idx, weights)]
+        scores = _shares(g.marks, passed)
+        out.update({i: (s, m) for i, s, m in zip(idx, scores, maxima)})
+    return out
+
+
+def _summary(result: Any) -> str:
+    n = len(result.tests)
+    passed = sum(1 for t in result.tests if t.passed)
+    lines = [f"Score {result.score:g} / {result.max_score:g}: {passed} of {n} tests passed."]
+    if not result.build_ok:
+        lines.append("Your code did not compile, so the tests that need it were not run: "
+                     "see the build test for the compiler's messages.")
+    errors = sum(1 for t in result.tests if t.outcome.family == "error")
+    if errors:
+        lines.append(f"The grader itself failed on {errors} test(s). That is not your fault; "
+                     "staff have been told and will look at it.")
+    if result.profile:
+        lines.append(f"Rulings profile: {clean_text(result.profile, 256)}.")
+    return "\n".join(lines)
 
 
 def gradescope_json(result: Any) -> dict[str, Any]:
     marks = test_marks(result)
     tests = []
-    for t in result.tests:
-        score, max_score = marks[t.id]
-        entry = {
-            "name": t.id, "score": round(score, 4), "max_score": round(max_score, 4),
+    for i, t in enumerate(result.tests):
+        score, max_score = marks[i]
+        if t.hidden:
+            output = "hidden test"
+        else:
+            output = clean_text(t.message) or ("" if t.passed else t.outcome.value)
+        tests.append({
+            "name": clean_text(t.id, 1024),
+            "score": score,
+            "max_score": max_score,
             "status": "passed" if t.passed else "failed",
-            "output": "hidden test" if t.hidden else clean_text(t.message or t.outcome.value),
+            "output": output,
+            "output_format": "text",
             "visibility": "after_published" if t.hidden else "visible",
-            "tags": list(t.rules),
-        }
-        tests.append(entry)
-    failed = sum(1 for t in result.tests if not t.passed)
+            "tags": [clean_text(r, 256) for r in t.rules],
+        })
     return {
-        "score": result.score, "max_score": result.max_score, "execution_time": round(result.seconds, 2),
-        "output": f"{len(result.tests) - failed} of {len(result.tests)} tests passed "
-                  f"(rulings profile: {result.profile}).",
-        "visibility": "visible", "stdout_visibility": "hidden", "tests": tests,
+        "score": result.score,
+        "max_score": result.max_score,
+        "execution_time": int(round(result.seconds)),
+        "output": _summary(result),
+        "output_format": "text",
+        "test_output_format": "text",
+        "test_name_format": "text",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
     }
 
 
-def write_gradescope(result: Any, path: Path) -> None:
-    Path(path).write_text(json.dumps(gradescope_json(result), indent=1), encoding="utf-8")
+def write_gradescope(result: Any, path: Path | str) -> None:
+    text = json.dumps(gradescope_json(result), indent=1, ensure_ascii=False, allow_nan=False)
+    Path(path).write_text(text + "\n", encoding="utf-8")

@@ -1,25 +1,102 @@
-"""The HTML report: a pure function of the result, through an autoescaped Jinja template."""
+"""The HTML report: one self-contained page (inline CSS, no JavaScript) per submission.
+
+A pure function of the ``SubmissionResult`` (which it never modifies), rendered
+through ``grader/templates/report.html`` with Jinja2's autoescape on: every
+string the page shows is HTML-escaped by Jinja, and every string that may come
+from the student has first been through ``clean_text`` (illegal characters
+shown as #xNN, lone surrogates gone so the page can be written as UTF-8, at
+most 64 KiB each).  Tests that did not pass come first; a hidden test shows
+only its name and whether it passed.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .escape import clean_text
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-_env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
+BUILD_LINES = 60  # compiler output shown: its first lines...
+BUILD_CAP = 16 * 1024  # ...and at most this many bytes
+
+_env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
+                   trim_blocks=True, lstrip_blocks=True)
+_ORDER = {"fail": 0, "error": 0, "skip": 1, "pass": 2}
+
+
+def num(x: float) -> str:
+    """A mark as people write it: 7.5, 10, 3.33."""
+    text = f"{round(float(x), 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+@dataclass
+class TestView:
+    id: str
+    passed: bool
+    family: str
+    outcome: str
+    hidden: bool
+    rules: list[str] = field(default_factory=list)
+    message: str = ""
+    notes: list[str] = field(default_factory=list)
+    stdout: str = ""
+    stderr: str = ""
+    repro: str = ""
+    seconds: float = 0.0
+
+
+def _test_view(t: Any) -> TestView:
+    if t.hidden:
+        return TestView(id=clean_text(t.id, 1024), passed=t.passed, family=t.outcome.family,
+                        outcome="passed" if t.passed else "not passed", hidden=True)
+    return TestView(
+        id=clean_text(t.id, 1024), passed=t.passed, family=t.outcome.family, outcome=t.outcome.value,
+        hidden=False, rules=[clean_text(r, 256) for r in t.rules], message=clean_text(t.message),
+        notes=[clean_text(n, 4096) for n in t.notes], stdout=clean_text(t.stdout), stderr=clean_text(t.stderr),
+        repro=clean_text(t.repro or ""), seconds=t.seconds,
+    )
+
+
+def trim_output(text: str, lines: int = BUILD_LINES, cap: int = BUILD_CAP) -> tuple[str, bool]:
+    """The first ``lines`` lines of (cleaned) ``text``, at most ``cap`` bytes; and whether anything was cut."""
+    all_lines = clean_text(text).splitlines()  # (a megabyte of output is already cut to 64 KiB here)
+    head = "\n".join(all_lines[:lines])
+    short = clean_text(head, cap)
+    return short, len(all_lines) > lines or short != head
+
+
+def context(result: Any) -> dict[str, Any]:
+    """Everything the template shows, cleaned."""
+    tests = sorted(result.tests, key=lambda t: _ORDER.get(t.outcome.family, 0))  # stable: order kept otherwise
+    views = [_test_view(t) for t in tests]
+    build_output, build_trimmed = trim_output(result.build_output or "")
+    return {
+        "submission": clean_text(result.submission, 1024),
+        "score": num(result.score), "max_score": num(result.max_score),
+        "status": result.status, "status_class": result.status.replace(" ", "-"),
+        "profile": clean_text(result.profile, 1024), "sandbox": clean_text(result.sandbox, 1024),
+        "source_hash": clean_text(result.source_hash, 256), "seconds": f"{result.seconds:.1f}",
+        "seed": result.seed,
+        "build_ok": result.build_ok,
+        "build_notes": [clean_text(n, 4096) for n in result.build_notes],
+        "build_command": clean_text(" ".join(result.build_command), 4096),
+        "build_output": build_output, "build_trimmed": build_trimmed,
+        "groups": [{"group": clean_text(g.group, 256), "passed": g.passed, "total": g.total,
+                    "marks": num(g.marks), "max_marks": num(g.max_marks)} for g in result.groups],
+        "tests": views,
+        "not_passed": sum(1 for v in views if not v.passed),
+        "passed": sum(1 for v in views if v.passed),
+    }
 
 
 def render_html(result: Any) -> str:
-    tests = sorted(result.tests, key=lambda t: t.passed)  # failures first, order kept otherwise
-    for t in tests:
-        t.stdout, t.stderr = clean_text(t.stdout), clean_text(t.stderr)
-    return _env.get_template("report.html").render(r=result, tests=tests,
-                                                   failing=[t for t in tests if not t.passed])
+    return _env.get_template("report.html").render(**context(result))
 
 
-def write_html(result: Any, path: Path) -> None:
+def write_html(result: Any, path: Path | str) -> None:
     Path(path).write_text(render_html(result), encoding="utf-8")

@@ -1,46 +1,126 @@
-"""JUnit XML (via the junit-xml package): one testsuite per submission."""
+"""JUnit XML for CI systems, built with the ``junit-xml`` package: one testsuite per submission.
+
+Each ``TestResult`` is a testcase ``<group>.<name>`` of class ``fcd.<group>``:
+
+* family ``fail`` -> ``<failure type="<outcome>" message="<first line>">full message</failure>``
+* family ``skip`` (NOT_RUN) -> ``<skipped>``; family ``error`` (ERROR, a bug of ours) -> ``<error>``
+* what the student's code printed -> the testcase's ``<system-out>`` / ``<system-err>``
+* a hidden test shows its name and whether it passed, nothing else: its
+  failure/skipped/error element is empty (no message, no type, no text) and
+  it carries no captured output.
+
+Suite properties: score, max_score, status, profile, sandbox, source_hash and
+the marks of every group.  Every piece of student text goes through
+``clean_text`` (illegal XML characters shown as #xNN, at most 64 KiB).
+
+junit-xml 1.9 needs repairs, made on its element tree before serialising: it
+writes a ``disabled`` attribute the junit-10 schema does not know, writes
+times as ``str(float)`` or ``%f`` (the schema allows at most three decimals)
+and leaves out a testcase's time when it is 0,
+puts the suite's ``system-out`` before its testcases, and silently drops a
+failure or error that has neither message nor output (and then does not count
+it) -- so a hidden test gets a placeholder message that is removed again.
+"""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 from junit_xml import TestCase, TestSuite, to_xml_report_string
 
-from .escape import clean_text
+from .escape import clean_text, first_line
+
+_PLACEHOLDER = "hidden test"  # only so junit-xml keeps the element; stripped afterwards
+_OUTCOME_TAGS = ("failure", "error", "skipped")
+
+
+def case_name(t: Any) -> str:
+    """``<group>.<name>`` from the test id ``group/name``."""
+    _, sep, name = t.id.partition("/")
+    return f"{t.group}.{name if sep else t.id}"
 
 
 def _case(t: Any) -> TestCase:
-    group, _, name = t.id.partition("/")
-    case = TestCase(name=f"{group}.{name}", classname=f"fcd.{group}", elapsed_sec=round(t.seconds, 3))
-    if not t.hidden:
-        case.stdout = clean_text(t.stdout) or None
-        case.stderr = clean_text(t.stderr) or None
-    message = "hidden test" if t.hidden else clean_text(t.message)
-    first = message.splitlines()[0] if message else t.outcome.value
+    case = TestCase(name=clean_text(case_name(t), 1024), classname=clean_text(f"fcd.{t.group}", 1024),
+                    elapsed_sec=t.seconds or None)
     family = t.outcome.family
+    if t.hidden:
+        if family == "fail":
+            case.add_failure_info(message=_PLACEHOLDER)
+        elif family == "skip":
+            case.add_skipped_info(message=_PLACEHOLDER)
+        elif family == "error":
+            case.add_error_info(message=_PLACEHOLDER)
+        return case
+    case.stdout = clean_text(t.stdout) or None
+    case.stderr = clean_text(t.stderr) or None
+    full = clean_text(t.message)
+    summary = first_line(full) or t.outcome.value
     if family == "fail":
-        case.add_failure_info(message=clean_text(first, 500), output=message if not t.hidden else None,
-                              failure_type=t.outcome.value)
+        case.add_failure_info(message=summary, output=full or None, failure_type=t.outcome.value)
     elif family == "skip":
-        case.add_skipped_info(message=clean_text(first, 500), output=message if not t.hidden else None)
+        case.add_skipped_info(message=summary, output=full if full and full != summary else None)
     elif family == "error":
-        case.add_error_info(message=clean_text(first, 500), output=message, error_type="grader error")
+        case.add_error_info(message=summary, output=full or None, error_type=t.outcome.value)
     return case
 
 
-def suite(result: Any) -> TestSuite:
-    props = {"score": f"{result.score:g}", "max_score": f"{result.max_score:g}", "status": result.status,
-             "profile": result.profile, "sandbox": result.sandbox, "source_hash": result.source_hash}
+def _properties(result: Any) -> dict[str, str]:
+    props = {
+        "score": f"{result.score:g}", "max_score": f"{result.max_score:g}", "status": result.status,
+        "profile": clean_text(result.profile, 1024), "sandbox": clean_text(result.sandbox, 1024),
+        "source_hash": clean_text(result.source_hash, 1024),
+    }
     for g in result.groups:
-        props[f"marks.{g.group}"] = f"{g.marks:g}/{g.max_marks:g}"
-    return TestSuite(name=clean_text(result.submission, 200), test_cases=[_case(t) for t in result.tests],
-                     properties=props, stdout=clean_text(result.build_output) or None)
+        props[f"marks.{clean_text(g.group, 256)}"] = f"{g.marks:g}/{g.max_marks:g}"
+    return props
+
+
+def suite(result: Any) -> TestSuite:
+    """The junit-xml suite of one submission (before the schema repairs of ``junit_string``)."""
+    return TestSuite(name=clean_text(result.submission, 1024) or "(unnamed)",
+                     test_cases=[_case(t) for t in result.tests], properties=_properties(result),
+                     stdout=clean_text(result.build_output) or None)
+
+
+def _time(seconds: float) -> str:
+    """Seconds with three decimals, the most the schema's SUREFIRE_TIME allows (never negative)."""
+    return f"{max(float(seconds), 0.0):.3f}"
+
+
+def _repair(root: ET.Element, results: list[Any]) -> None:
+    """Make junit-xml's tree fit the junit-10 schema, and strip hidden tests to name and verdict."""
+    root.attrib.pop("disabled", None)
+    root.set("time", _time(sum(max(r.seconds, 0.0) for r in results)))
+    for suite_el, result in zip(root.findall("testsuite"), results, strict=True):
+        suite_el.attrib.pop("disabled", None)
+        suite_el.set("time", _time(result.seconds))  # the whole grading of the submission, build included
+        for tag in ("system-out", "system-err"):  # junit-xml puts them first; Surefire order is last
+            for el in suite_el.findall(tag):
+                suite_el.remove(el)
+                suite_el.append(el)
+        for case_el, t in zip(suite_el.findall("testcase"), result.tests, strict=True):
+            case_el.set("time", _time(t.seconds))  # junit-xml leaves it out when it is 0
+            if not t.hidden:
+                continue
+            for child in list(case_el):
+                if child.tag in _OUTCOME_TAGS:
+                    child.attrib.clear()
+                    child.text = None
+                else:  # no captured output for a hidden test
+                    case_el.remove(child)
 
 
 def junit_string(results: list[Any]) -> str:
-    return to_xml_report_string([suite(r) for r in results], prettyprint=True, encoding="utf-8")
+    """The whole JUnit document for ``results``, as text."""
+    raw = to_xml_report_string([suite(r) for r in results], prettyprint=False)
+    root = ET.fromstring(raw)
+    _repair(root, results)
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_junit(results: list[Any], path: Path) -> None:
+def write_junit(results: list[Any], path: Path | str) -> None:
     Path(path).write_text(junit_string(results), encoding="utf-8")

@@ -1,0 +1,382 @@
+"""The report writers, fed hand-built results: every format, hostile student text, hidden tests.
+
+Expected numbers are worked out by hand from the objects below (and the marks
+are checked against ``grade.mark`` with a stub configuration, so the objects
+are ones the pipeline could have produced).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from grader.grade import GroupMarks, SubmissionResult, mark
+from grader.report import clean_text, render_html, write_class_csv, write_gradescope, write_html, write_junit
+from grader.report.csv_report import group_order
+from grader.report.escape import CAP
+from grader.results import Outcome
+from grader.results import TestResult as Result  # (a Test* name would be collected)
+
+xmlschema = pytest.importorskip("xmlschema")
+
+ROOT = Path(__file__).resolve().parent.parent
+XSD = ROOT / "grader" / "schemas" / "junit-10.xsd"
+
+HOSTILE = "\x00\x1b[31m</system-out><![CDATA[ ]]> &amp; \ud800 <script>alert(1)</script>\x07"
+FLOOD = "x" * 200_000
+SECRET = "SECRET-do-not-show"
+
+# Max marks per group, as a marking configuration would give them.
+MAX_MARKS = {"build": 2.0, "play": 6.0, "end": 4.0, "queries": 2.0, "hidden": 4.0, "random_games": 3.0,
+             "memory": 1.0}
+
+
+def T(test_id: str, outcome: Outcome, *, weight: float = 1.0, kind: str = "scenario", **kw) -> Result:
+    group = test_id.split("/")[0]
+    return Result(test_id, group, kw.pop("rules", ("R1",)), weight, outcome, kind=kind, **kw)
+
+
+def stub_config(max_marks: dict[str, float], random_scoring: str = "weighted") -> SimpleNamespace:
+    return SimpleNamespace(marks=max_marks.__getitem__, group_marks=max_marks.__getitem__,
+                           random_scoring=random_scoring)
+
+
+# --- alice: a bit of everything ------------------------------------------------------------------
+
+WRONG_MESSAGE = ("After playCard(g, 3S) numCards(g) should be 5, but your code returned 4.\n"
+                 "  deck: 3S 4H 5D ...\n"
+                 "  moves: play 3S")
+CRASH_MESSAGE = "Your code crashed (SIGSEGV) in getWinner.\x07\nThe last call was getWinner(g)."
+
+
+def alice() -> SubmissionResult:
+    tests = [
+        T("build/compiles", Outcome.PASSED, kind="build", rules=("R17",), seconds=1.25),
+        T("build/all_functions_defined", Outcome.PASSED, kind="api", rules=("R17",)),
+        T("play/follow_suit", Outcome.PASSED, seconds=0.0004),
+        T("play/draw_two", Outcome.WRONG, weight=2.0, rules=("R3", "R4"), message=WRONG_MESSAGE,
+          notes=["Lenient ruling A3 applied: a draw ends the turn."], stdout="<script>alert(1)</script>"),
+        T("end/winner", Outcome.CRASHED, message=CRASH_MESSAGE, stdout=HOSTILE + FLOOD,
+          stderr="\x1b[31mSegmentation fault\x1b[0m"),
+        T("end/no_moves", Outcome.NOT_RUN, message="Not run: an earlier step crashed."),
+        T("queries/top_card", Outcome.ERROR, message="grader error: the worker sent an unreadable reply\n(details)"),
+        T("hidden/secret", Outcome.WRONG, hidden=True, message=f"{SECRET} expected 3, got 4",
+          stdout=f"{SECRET} stdout", stderr=f"{SECRET} stderr", notes=[f"{SECRET} note"], rules=("R9",)),
+        T("hidden/secret_pass", Outcome.PASSED, hidden=True, stdout=f"{SECRET} passed stdout"),
+        T("random/game_1", Outcome.PASSED, kind="random", notes=["100 random games agreed with the reference"]),
+        T("memory/no_leaks", Outcome.PASSED, kind="memory", rules=("R18",)),
+    ]
+    groups = [  # by hand: marks = max_marks * passed weight / total weight
+        GroupMarks("build", 2, 2, 2.0, 2.0),
+        GroupMarks("play", 1, 2, 2.0, 6.0),  # weights 1 (passed) + 2 (failed): 6 * 1/3
+        GroupMarks("end", 0, 2, 0.0, 4.0),
+        GroupMarks("queries", 0, 1, 0.0, 2.0),
+        GroupMarks("hidden", 1, 2, 2.0, 4.0),
+        GroupMarks("random_games", 1, 1, 3.0, 3.0),
+        GroupMarks("memory", 1, 1, 1.0, 1.0),
+    ]
+    return SubmissionResult("alice", "a1b2c3", True, "Game.c:10:5: warning: unused variable 'x'", [],
+                            ["gcc", "-std=gnu11", "-shared"], tests, groups=groups, profile="lenient",
+                            sandbox="bwrap: user namespaces available", seconds=12.34, seed=7)
+
+
+ALICE_SCORE, ALICE_MAX = 10.0, 22.0  # 2+2+0+0+2+3+1, 2+6+4+2+4+3+1
+ALICE_TESTS = {  # name -> (score, max_score): the group's marks shared by weight
+    "build/compiles": (1, 1), "build/all_functions_defined": (1, 1),
+    "play/follow_suit": (2, 2), "play/draw_two": (0, 4),
+    "end/winner": (0, 2), "end/no_moves": (0, 2),
+    "queries/top_card": (0, 2),
+    "hidden/secret": (0, 2), "hidden/secret_pass": (2, 2),
+    "random/game_1": (3, 3), "memory/no_leaks": (1, 1),
+}
+
+
+# --- bob: did not compile ---------------------------------------------------------------------------
+
+COMPILER = "Game.c:2:40: error: expected ';' before '}' token\n<b>not bold</b>\n" + "note: line\n" * 200
+
+
+def bob() -> SubmissionResult:
+    tests = [
+        T("build/compiles", Outcome.WRONG, kind="build", message="Your code did not compile.\n" + COMPILER),
+        T("build/all_functions_defined", Outcome.NOT_RUN, kind="api", message="Not run: the submission did not compile."),
+        T("play/follow_suit", Outcome.NOT_RUN, message="Not run: the submission did not compile."),
+        T("memory/no_leaks", Outcome.NOT_RUN, kind="memory", message="Not run: the submission did not compile."),
+    ]
+    groups = [GroupMarks("build", 0, 2, 0.0, 2.0), GroupMarks("play", 0, 1, 0.0, 6.0),
+              GroupMarks("memory", 0, 1, 0.0, 1.0)]
+    return SubmissionResult("bob", "d4e5f6", False, COMPILER, ["Card.c was missing: the grader's own was used."],
+                            ["gcc"], tests, groups=groups, profile="lenient", sandbox="bwrap", seconds=2.0)
+
+
+BOB_SCORE, BOB_MAX = 0.0, 9.0
+
+
+# --- carol: rounding, and all-or-nothing random games ------------------------------------------------
+
+def carol() -> SubmissionResult:
+    tests = [
+        T("build/compiles", Outcome.PASSED, kind="build"),
+        T("build/all_functions_defined", Outcome.PASSED, kind="api"),
+        T("queries/a", Outcome.PASSED),
+        T("queries/b", Outcome.WRONG, message="wrong b"),
+        T("queries/c", Outcome.TIMED_OUT, message="timed out after 2 s"),
+        T("random/game_1", Outcome.PASSED, kind="random"),
+        T("random/game_2", Outcome.WRONG, kind="random", message="game 2 differs", repro="deck 3S\nplay 3S"),
+    ]
+    groups = [GroupMarks("build", 2, 2, 2.0, 2.0),
+              GroupMarks("queries", 1, 3, 3.33, 10.0),  # round(10/3, 2)
+              GroupMarks("random_games", 1, 2, 0.0, 3.0)]  # all or nothing
+    return SubmissionResult("carol", "0a0b0c", True, "", [], ["gcc"], tests, groups=groups, profile="lenient",
+                            sandbox="bwrap", seconds=3.0)
+
+
+CAROL_SCORE, CAROL_MAX = 5.33, 15.0
+
+
+def test_the_hand_built_marks_are_what_grade_mark_gives() -> None:
+    assert mark(alice().tests, stub_config(MAX_MARKS)) == alice().groups
+    assert mark(bob().tests, stub_config(MAX_MARKS)) == bob().groups
+    carol_cfg = stub_config({"build": 2.0, "queries": 10.0, "random_games": 3.0}, random_scoring="all_or_nothing")
+    assert mark(carol().tests, carol_cfg) == carol().groups
+    assert (alice().score, alice().max_score) == (ALICE_SCORE, ALICE_MAX)
+    assert (bob().score, bob().max_score) == (BOB_SCORE, BOB_MAX)
+    assert (carol().score, carol().max_score) == (CAROL_SCORE, CAROL_MAX)
+
+
+# --- escaping ----------------------------------------------------------------------------------------
+
+def test_clean_text_shows_illegal_characters_and_caps_bytes() -> None:
+    assert clean_text("a\x00b\x1b[31m\ud800\x7f\ufffe\U0001ffff é 😀 <x> &amp; ]]>") == \
+        "a#x00b#x1B[31m#xD800#x7F#xFFFE#x1FFFF é 😀 <x> &amp; ]]>"
+    assert clean_text(None) == "" and clean_text("") == ""
+    assert clean_text("tab\tnl\ncr\r") == "tab\tnl\ncr\r"
+    for big in ("y" * 200_000, "é" * 100_000, "\x00" * 100_000, "😀" * 50_000):
+        out = clean_text(big)
+        assert len(out.encode("utf-8")) <= CAP
+        assert "cut" in out.splitlines()[-1] and str(len(big)) in out.splitlines()[-1]
+        out.encode("utf-8")  # no surrogates left
+
+
+# --- JUnit ---------------------------------------------------------------------------------------------
+
+def junit_schema(*, error_element: bool) -> xmlschema.XMLSchema:
+    """pytest's junit-10.xsd; with ``error_element`` its testcase child ``errors`` read as ``error``.
+
+    The copy pytest-dev/pytest ships (and we ship, unchanged) declares the testcase child for an
+    error as ``errors``, which no JUnit consumer reads (Jenkins, GitLab and pytest itself write and read
+    ``<error>``): we write ``<error>``, so documents that contain one are checked against the schema with
+    exactly that name corrected, and documents without one against the file as it is.
+    """
+    text = XSD.read_text(encoding="utf-8")
+    if error_element:
+        declared, used = '<xs:element name="errors">', '<xs:element ref="errors"/>'
+        assert text.count(declared) == 1 and text.count(used) == 1
+        text = text.replace(declared, '<xs:element name="error">').replace(used, '<xs:element ref="error"/>')
+    return xmlschema.XMLSchema(text)
+
+
+def cases(suite: ET.Element) -> dict[str, ET.Element]:
+    return {c.get("name"): c for c in suite.findall("testcase")}
+
+
+def test_junit_validates_and_counts(tmp_path: Path) -> None:
+    path = tmp_path / "junit.xml"
+    write_junit([alice(), bob(), carol()], path)
+    junit_schema(error_element=True).validate(str(path))
+    root = ET.parse(path).getroot()
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("22", "7", "1")
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    assert list(suites) == ["alice", "bob", "carol"]
+    #            tests failures errors skipped
+    expected = {"alice": ("11", "3", "1", "1"), "bob": ("4", "1", "0", "3"), "carol": ("7", "3", "0", "0")}
+    for name, suite in suites.items():
+        got = (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped"))
+        assert got == expected[name], name
+        assert len(suite.findall("testcase")) == int(expected[name][0])
+        assert len(suite.findall("testcase/failure")) == int(expected[name][1])
+        assert len(suite.findall("testcase/error")) == int(expected[name][2])
+        assert len(suite.findall("testcase/skipped")) == int(expected[name][3])
+    props = {p.get("name"): p.get("value") for p in suites["alice"].findall("properties/property")}
+    assert props["score"] == "10" and props["max_score"] == "22"
+    assert props["profile"] == "lenient" and props["sandbox"] == "bwrap: user namespaces available"
+    assert props["source_hash"] == "a1b2c3"
+    assert {p.get("name"): p.get("value") for p in suites["carol"].findall("properties/property")}["score"] == "5.33"
+
+    alice_cases = cases(suites["alice"])
+    assert list(alice_cases)[:3] == ["build.compiles", "build.all_functions_defined", "play.follow_suit"]
+    assert {c.get("classname") for c in alice_cases.values()} >= {"fcd.build", "fcd.play", "fcd.hidden"}
+    wrong = alice_cases["play.draw_two"].find("failure")
+    assert wrong.get("message") == WRONG_MESSAGE.splitlines()[0]
+    assert wrong.text == WRONG_MESSAGE and wrong.get("type") == "wrong result"
+    assert alice_cases["play.draw_two"].find("system-out").text == "<script>alert(1)</script>"
+    skipped = alice_cases["end.no_moves"].find("skipped")
+    assert skipped.get("message") == "Not run: an earlier step crashed."
+    error = alice_cases["queries.top_card"].find("error")
+    assert error.get("message") == "grader error: the worker sent an unreadable reply"
+    assert alice_cases["play.follow_suit"].get("time") == "0.000"  # three decimals at most, as the schema has it
+    assert alice_cases["build.compiles"].get("time") == "1.250"
+    assert suites["alice"].get("time") == "12.340" and root.get("time") == "17.340"  # 12.34 + 2 + 3
+    assert list(alice_cases["build.compiles"]) == []  # a pass is a bare testcase
+
+
+def test_junit_without_grader_errors_validates_against_the_schema_file_as_is(tmp_path: Path) -> None:
+    path = tmp_path / "junit.xml"
+    write_junit([bob(), carol()], path)
+    junit_schema(error_element=False).validate(str(path))
+
+
+def test_junit_escapes_and_caps_hostile_output(tmp_path: Path) -> None:
+    path = tmp_path / "junit.xml"
+    write_junit([alice()], path)
+    raw = path.read_bytes()
+    raw.decode("utf-8")
+    assert b"\x00" not in raw and b"\x1b" not in raw and b"\x07" not in raw
+    assert b"<![CDATA[" not in raw and b"<script>" not in raw
+    assert raw.count(b"</system-out>") == len(re.findall(rb"<system-out>", raw))  # no forged closing tag
+    assert len(raw) < 4 * CAP  # 200 KB of output did not make it in
+    crash = cases(ET.parse(path).getroot().find("testsuite"))["end.winner"]
+    out = crash.find("system-out").text
+    assert out.startswith("#x00#x1B[31m</system-out><![CDATA[ ]]> &amp; #xD800 <script>alert(1)</script>#x07")
+    assert len(out.encode("utf-8")) <= CAP and "cut" in out.splitlines()[-1]
+    assert crash.find("system-err").text == "#x1B[31mSegmentation fault#x1B[0m"
+    failure = crash.find("failure")
+    assert failure.get("message") == "Your code crashed (SIGSEGV) in getWinner.#x07"
+    assert failure.get("type") == "crashed"
+
+
+def test_junit_hidden_tests_show_only_name_and_verdict(tmp_path: Path) -> None:
+    path = tmp_path / "junit.xml"
+    write_junit([alice()], path)
+    assert SECRET not in path.read_text(encoding="utf-8")
+    hidden = cases(ET.parse(path).getroot().find("testsuite"))
+    failed, passed = hidden["hidden.secret"], hidden["hidden.secret_pass"]
+    assert [c.tag for c in failed] == ["failure"]
+    assert failed.find("failure").attrib == {} and not (failed.find("failure").text or "").strip()
+    assert list(passed) == []
+
+
+# --- Gradescope -------------------------------------------------------------------------------------------
+
+def load_gradescope(result: SubmissionResult, tmp_path: Path) -> dict:
+    path = tmp_path / f"{result.submission}.json"
+    write_gradescope(result, path)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_gradescope_scores(tmp_path: Path) -> None:
+    data = load_gradescope(alice(), tmp_path)
+    assert (data["score"], data["max_score"]) == (ALICE_SCORE, ALICE_MAX)
+    assert data["execution_time"] == 12
+    got = {t["name"]: (t["score"], t["max_score"]) for t in data["tests"]}
+    assert got == pytest.approx(ALICE_TESTS)
+    assert sum(t["score"] for t in data["tests"]) == pytest.approx(ALICE_SCORE)
+    assert sum(t["max_score"] for t in data["tests"]) == pytest.approx(ALICE_MAX)
+    status = {t["name"]: t["status"] for t in data["tests"]}
+    assert status["play/follow_suit"] == "passed" and status["end/no_moves"] == "failed"
+    assert status["queries/top_card"] == "failed" and status["hidden/secret"] == "failed"
+    assert {t["name"]: t["tags"] for t in data["tests"]}["play/draw_two"] == ["R3", "R4"]
+    assert "10 / 22" in data["output"] and "grader itself failed on 1 test" in data["output"]
+    assert data["output_format"] == data["test_output_format"] == "text"
+
+
+def test_gradescope_rounding_and_all_or_nothing(tmp_path: Path) -> None:
+    data = load_gradescope(carol(), tmp_path)
+    assert (data["score"], data["max_score"]) == (CAROL_SCORE, CAROL_MAX)
+    got = {t["name"]: (t["score"], t["max_score"]) for t in data["tests"]}
+    assert got["queries/a"] == pytest.approx((3.33, 10 / 3), abs=1e-4)
+    assert got["queries/b"][0] == got["queries/c"][0] == 0
+    assert got["random/game_1"] == (0, 1.5) and got["random/game_2"] == (0, 1.5)  # the group got nothing
+    assert sum(t["score"] for t in data["tests"]) == pytest.approx(CAROL_SCORE)
+    assert sum(t["max_score"] for t in data["tests"]) == pytest.approx(CAROL_MAX)
+    bob_data = load_gradescope(bob(), tmp_path)
+    assert (bob_data["score"], bob_data["max_score"]) == (BOB_SCORE, BOB_MAX)
+    assert all(t["score"] == 0 for t in bob_data["tests"]) and "did not compile" in bob_data["output"]
+
+
+def test_gradescope_hidden_and_hostile_text(tmp_path: Path) -> None:
+    path = tmp_path / "results.json"
+    write_gradescope(alice(), path)
+    text = path.read_text(encoding="utf-8")
+    assert SECRET not in text and "\\u0000" not in text and "\\ud800" not in text.lower()
+    tests = {t["name"]: t for t in json.loads(text)["tests"]}
+    for name in ("hidden/secret", "hidden/secret_pass"):
+        assert tests[name]["output"] == "hidden test" and tests[name]["visibility"] == "after_published"
+    assert tests["play/draw_two"]["output"] == WRONG_MESSAGE and tests["play/draw_two"]["visibility"] == "visible"
+    assert tests["end/winner"]["output"] == CRASH_MESSAGE.replace("\x07", "#x07")
+
+
+# --- HTML ------------------------------------------------------------------------------------------------
+
+def test_html_escapes_student_output_and_shows_the_score(tmp_path: Path) -> None:
+    result = alice()
+    before = json.dumps(result.to_json())
+    path = tmp_path / "report.html"
+    write_html(result, path)
+    assert json.dumps(result.to_json()) == before  # the writers never change the result
+    html = path.read_text(encoding="utf-8")
+    assert "<script" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "\x00" not in html and "\x1b" not in html and "#x00#x1B[31m" in html
+    assert "&lt;/system-out&gt;&lt;![CDATA[ ]]&gt; &amp;amp; #xD800" in html
+    assert len(html.encode("utf-8")) < 4 * CAP
+    assert "10 / 22" in html and "lenient" in html and "bwrap: user namespaces available" in html
+    assert SECRET not in html and "hidden/secret" in html
+    # Tests that did not pass come first, and each message is in a <pre>.
+    assert html.index("play/draw_two") < html.index("play/follow_suit")
+    assert html.index("end/no_moves") < html.index("build/compiles")
+    assert "<pre>" + WRONG_MESSAGE + "</pre>" in html
+    assert re.search(r"<details><summary>Notes \(1\)</summary>\s*<ul>\s*<li>Lenient ruling A3", html)
+    for label in ("build", "play", "random_games", "memory"):
+        assert f"<td>{label}</td>" in html
+
+
+def test_html_of_a_build_failure(tmp_path: Path) -> None:
+    html = render_html(bob())
+    assert "<b>" not in html and "&lt;b&gt;not bold&lt;/b&gt;" in html
+    compiler = re.search(r"<details open>\s*<summary>Compiler output \(trimmed[^<]*</summary>\s*<pre>(.*?)</pre>",
+                         html, re.S)
+    assert compiler, "the compiler output is open and says it was trimmed"
+    assert compiler.group(1).startswith("Game.c:2:40: error: expected &#39;;&#39; before &#39;}&#39; token")
+    assert compiler.group(1).count("\n") < 100  # 202 lines, cut to the first ones
+    assert "0 / 9" in html and "build failed" in html
+    assert "Card.c was missing" in html
+
+
+# --- CSV --------------------------------------------------------------------------------------------------
+
+def test_class_csv(tmp_path: Path) -> None:
+    path = tmp_path / "class.csv"
+    write_class_csv([alice(), bob(), carol()], path)
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    with path.open(newline="", encoding="utf-8") as f:
+        header = next(csv.reader(f))
+    assert header == ["submission", "source_hash", "status", "build", "play", "end", "queries", "hidden",
+                      "random_games", "memory", "total", "max", "seconds"]
+    assert [r["submission"] for r in rows] == ["alice", "bob", "carol"]
+    by = {r["submission"]: r for r in rows}
+    assert (by["alice"]["total"], by["alice"]["max"]) == ("10", "22")
+    assert (by["bob"]["total"], by["bob"]["max"]) == ("0", "9")
+    assert (by["carol"]["total"], by["carol"]["max"]) == ("5.33", "15")
+    assert by["alice"]["play"] == "2" and by["carol"]["queries"] == "3.33" and by["carol"]["play"] == ""
+    assert [by[n]["status"] for n in ("alice", "bob", "carol")] == ["grader error", "build failed", "failed"]
+    assert by["alice"]["source_hash"] == "a1b2c3" and by["alice"]["seconds"] == "12.3"
+    # The same columns whatever order the submissions come in.
+    assert group_order([carol(), bob(), alice()]) == header[3:-3]
+
+
+def test_class_csv_defuses_formulas(tmp_path: Path) -> None:
+    result = carol()
+    result.submission = "=HYPERLINK(\"http://x\")"
+    path = tmp_path / "class.csv"
+    write_class_csv([result], path)
+    with path.open(newline="", encoding="utf-8") as f:
+        row = list(csv.DictReader(f))[0]
+    assert row["submission"] == "'=HYPERLINK(\"http://x\")"
