@@ -380,9 +380,10 @@ def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpe
     state = play(deck, moves, max(step - 1, 0))
     lines.append(("State before that move" if step else "The game as dealt") + " (reference):")
     lines.extend("    " + line for line in state.describe().splitlines())
+    differs = cmp.divergence.field if cmp.divergence else None
     for rid in rules:
         r = BY_ID.get(rid)
-        if r is not None:
+        if r is not None and differs in r.affects:  # only where the open question touches what differed
             lines.append(f"Note: {rid} is a ruling where the rules are silent; the grader accepts: "
                          + "; ".join(r.readings))
     return "\n".join(lines)
