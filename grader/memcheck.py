@@ -82,7 +82,7 @@ def driver_source(scenarios: Sequence[Scenario]) -> str:
         out.append("}")
     out.append("static void (*const scenarios[])(void) = {" + ", ".join(f"scenario{i}" for i in range(len(scenarios))) + "};")
     out.append("int main(int argc, char **argv) {")
-    out.append(f"    int n = argc > 1 ? atoi(argv[1]) : -1;")
+    out.append("    int n = argc > 1 ? atoi(argv[1]) : -1;")
     out.append(f"    if (n < 0 || n >= {len(scenarios)}) {{ return 2; }}")
     out.append("    scenarios[n]();")
     out.append("    return 0;")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ctypes
 import gc
-import json  # noqa: F401 - imported before any fork: children cannot import after dropping privileges
 import os
 import resource
 import select
