@@ -102,12 +102,15 @@ ALICE_TESTS = {  # name -> (score, max_score): the group's marks shared by weigh
 COMPILER = "Game.c:2:40: error: expected ';' before '}' token\n<b>not bold</b>\n" + "note: line\n" * 200
 
 
+NOT_COMPILED = "Not run: the submission did not compile."
+
+
 def bob() -> SubmissionResult:
     tests = [
         T("build/compiles", Outcome.WRONG, kind="build", message="Your code did not compile.\n" + COMPILER),
-        T("build/all_functions_defined", Outcome.NOT_RUN, kind="api", message="Not run: the submission did not compile."),
-        T("play/follow_suit", Outcome.NOT_RUN, message="Not run: the submission did not compile."),
-        T("memory/no_leaks", Outcome.NOT_RUN, kind="memory", message="Not run: the submission did not compile."),
+        T("build/all_functions_defined", Outcome.NOT_RUN, kind="api", message=NOT_COMPILED),
+        T("play/follow_suit", Outcome.NOT_RUN, message=NOT_COMPILED),
+        T("memory/no_leaks", Outcome.NOT_RUN, kind="memory", message=NOT_COMPILED),
     ]
     groups = [GroupMarks("build", 0, 2, 0.0, 2.0), GroupMarks("play", 0, 1, 0.0, 6.0),
               GroupMarks("memory", 0, 1, 0.0, 1.0)]
