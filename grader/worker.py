@@ -5,8 +5,10 @@ Started by the grader (by exec, inside the sandbox: see ``grader.sandbox``) as
 with one response frame on stdout.  For every ``run`` request it forks a fresh
 child which drops privileges and sets its limits, and only then dlopens the
 student library (so constructors and globals start fresh every time, and never
-run here), plays the moves, and streams one observation frame per step back
-over a private pipe.  The worker itself never loads student code.
+run here), plays the moves, and appends one observation frame per step to a
+results area of memory shared with this process only (``Results``): no system
+call per frame, and every frame written before a crash is still there.  The
+worker itself never loads student code.
 
 The worker reports raw facts -- frames received, exit status, signal, CPU and
 wall time, which limit it enforced -- and the grader decides what they mean.
@@ -17,12 +19,15 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import mmap
 import os
 import resource
 import select
 import signal
+import struct
 import sys
 import time
+import types
 from typing import Any
 
 from grader import protocol
@@ -35,6 +40,8 @@ PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS =
 SANDBOX_UID = 65534  # nobody: used when the worker runs as root
 KEEP_OUTPUT = 16 * 1024  # bytes kept from each of stdout and stderr (head)
 DRAIN_GRACE = 0.05  # seconds to keep reading pipes after the child has exited
+RESULT_BYTES = protocol.MAX_FRAME  # the results area: virtual, only what is written is ever touched
+RESULTS_FULL_EXIT = 112  # the child's exit code when its results did not fit
 DEFAULT_LIMITS = {"cpu": 5, "wall": 10.0, "memory_mb": 512, "output_kb": 4096, "nproc": 256}
 RESET_SIGNALS = (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGXCPU, signal.SIGXFSZ,
                  signal.SIGALRM, signal.SIGCHLD, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
@@ -50,20 +57,70 @@ def _vm_size() -> int:
     return 0
 
 
-def _enter_limits(limits: dict[str, Any], result_fd: int, out_fd: int, err_fd: int, parent: int) -> None:
+class ResultsFull(Exception):
+    """The child's frames outgrew the results area."""
+
+
+class Results:
+    """The results area: ``[u64 bytes committed][frames...]``, frames as on a pipe.
+
+    The child appends a frame, then moves the committed length past it, so a
+    child killed mid-write leaves only whole frames behind.  Everything in it
+    is student-controlled once the library is loaded: the server bounds the
+    length and passes the frames on raw; the grader validates them.
+    """
+
+    COMMITTED = struct.Struct("<Q")
+
+    def __init__(self, size: int | None = None) -> None:
+        self.area = mmap.mmap(-1, size or RESULT_BYTES)  # MAP_SHARED | MAP_ANONYMOUS: shared with our children only
+        self.end = self.COMMITTED.size
+
+    def send(self, obj: Any) -> None:  # in the child
+        framed = protocol.encode(obj)
+        end = self.end + len(framed)
+        if end > len(self.area):
+            raise ResultsFull(f"results over {len(self.area)} bytes")
+        self.area[self.end:end] = framed
+        self.COMMITTED.pack_into(self.area, 0, end - self.COMMITTED.size)
+        self.end = end
+
+    def frames(self, most: int) -> list[bytes]:  # in the server, after the child has gone
+        """The committed frames, raw; at most ``most`` of them (a game sends two a move)."""
+        head = self.COMMITTED.size
+        (committed,) = self.COMMITTED.unpack_from(self.area, 0)
+        end = head + min(committed, len(self.area) - head)
+        frames, pos = [], head
+        while pos < end:
+            if len(frames) == most:
+                raise protocol.ProtocolError(f"more than the {most} frames a game of this length sends")
+            size = protocol.HEADER.unpack_from(self.area, pos)[0] if pos + protocol.HEADER.size <= end else end
+            body = pos + protocol.HEADER.size
+            if body + size > end:
+                raise protocol.ProtocolError("the results end in the middle of a frame")
+            frames.append(self.area[body:body + size])
+            pos = body + size
+        return frames
+
+    def close(self) -> None:
+        self.area.close()
+
+
+def _enter_limits(limits: dict[str, Any], address_space: int, out_fd: int, err_fd: int, parent: int) -> None:
+    """Own session, no inherited descriptors, rlimits, an unprivileged uid.
+
+    Signal dispositions are already the defaults: the server set them at start.
+    """
     os.setsid()
-    for sig in RESET_SIGNALS:
-        signal.signal(sig, signal.SIG_DFL)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(out_fd, 1)
     os.dup2(err_fd, 2)
-    os.dup2(result_fd, 3)
-    os.closerange(4, 65536)
+    os.closerange(3, 65536)
     cpu = int(limits["cpu"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     if limits.get("memory_mb"):
-        budget = _vm_size() + int(limits["memory_mb"]) * 1024 * 1024
+        budget = address_space + int(limits["memory_mb"]) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (budget, budget))
     resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
     resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
@@ -92,13 +149,8 @@ def _resolve(game: Any, spec: MoveSpec, cap: int) -> PlayerMove | None:
     return None
 
 
-def _child(request: dict[str, Any]) -> None:
-    """Play one game on the student library; every step is a frame on fd 3."""
-    out = 3
-
-    def send(obj: Any) -> None:
-        protocol.write_frame(out, obj)
-
+def _child(request: dict[str, Any], send: Any) -> None:
+    """Play one game on the student library; every step is a frame ``send``s."""
     try:
         lib = CLibrary(request["lib"])
     except LoadError as err:
@@ -136,15 +188,18 @@ def _child(request: dict[str, Any]) -> None:
     send({"t": "done"})
 
 
-def child_main(request: dict[str, Any], result_fd: int, out_fd: int, err_fd: int, parent: int) -> None:
+def child_main(request: dict[str, Any], results: Results, address_space: int, out_fd: int, err_fd: int,
+               parent: int) -> None:
     gc.disable()  # a child lives for one game: no collector touching copy-on-write pages
     code = 0
     try:
-        _enter_limits(request.get("limits", DEFAULT_LIMITS), result_fd, out_fd, err_fd, parent)
-        _child(request)
+        _enter_limits(request.get("limits", DEFAULT_LIMITS), address_space, out_fd, err_fd, parent)
+        _child(request, results.send)
+    except ResultsFull:
+        code = RESULTS_FULL_EXIT
     except BaseException as err:  # noqa: BLE001 - anything here is reported, never raised
         try:
-            protocol.write_frame(3, {"t": "error", "what": "worker", "detail": f"{type(err).__name__}: {err}"[:2000]})
+            results.send({"t": "error", "what": "worker", "detail": f"{type(err).__name__}: {err}"[:2000]})
         except BaseException:  # noqa: BLE001
             pass
         code = 3
@@ -216,27 +271,25 @@ def run_one(request: dict[str, Any]) -> tuple[list[bytes], dict[str, Any]]:
     """Run one request in a fresh child: its frames (raw) and the facts of how it ended."""
     limits = {**DEFAULT_LIMITS, **request.get("limits", {})}
     request["limits"] = limits
-    result_r, result_w = os.pipe2(os.O_CLOEXEC)
+    results = Results()
+    address_space = _vm_size()  # the child starts with our mappings; its memory limit is on top
     out_r, out_w = os.pipe2(os.O_CLOEXEC)
     err_r, err_w = os.pipe2(os.O_CLOEXEC)
     start = time.monotonic()
     parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child never returns
-        child_main(request, result_w, out_w, err_w, parent)
-    for fd in (result_w, out_w, err_w):
+        child_main(request, results, address_space, out_w, err_w, parent)
+    for fd in (out_w, err_w):
         os.close(fd)
     pidfd = os.pidfd_open(pid)
-    frames = protocol.FrameBuffer()
-    bodies: list[bytes] = []  # the child's frames, passed on to the grader undecoded
     out, err = Capture(KEEP_OUTPUT), Capture(KEEP_OUTPUT)
     enforced = None
-    protocol_problem = None
     output_cap = int(limits["output_kb"]) * 1024
     deadline = start + float(limits["wall"])
     status = None
     rusage = None
-    open_fds = {result_r: "result", out_r: "out", err_r: "err"}
+    open_fds = {out_r: out, err_r: err}
     exit_time = None
     poller = select.poll()
     for fd in (*open_fds, pidfd):
@@ -262,33 +315,32 @@ def run_one(request: dict[str, Any]) -> tuple[list[bytes], dict[str, Any]]:
                 poller.unregister(fd)
                 del open_fds[fd]
                 continue
-            kind = open_fds[fd]
-            if kind == "result":
-                try:
-                    bodies.extend(frames.feed(data, decode=False))
-                except protocol.ProtocolError as problem:
-                    protocol_problem = str(problem)
-                    if enforced is None:
-                        enforced = "protocol"
-                        _kill_tree(pid)
-                    poller.unregister(fd)
-                    del open_fds[fd]
-            else:
-                (out if kind == "out" else err).add(data)
-                if out.total + err.total > output_cap and enforced is None:
-                    enforced = "output"
-                    _kill_tree(pid)
+            open_fds[fd].add(data)
+            if out.total + err.total > output_cap and enforced is None:
+                enforced = "output"
+                _kill_tree(pid)
     if status is None:
         _kill_tree(pid)
         _, status, rusage = os.wait4(pid, 0)
     wall = time.monotonic() - start
-    leftovers = sweep()
+    leftovers = sweep()  # nothing the child started can still write to the results now
     for fd in (*open_fds, pidfd):
         os.close(fd)
+    protocol_problem = None
+    try:
+        bodies = results.frames(most=2 * len(request.get("moves", ())) + 4)
+    except protocol.ProtocolError as problem:
+        bodies, protocol_problem = [], str(problem)
+    results.close()
+    exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    if exit_code == RESULTS_FULL_EXIT and protocol_problem is None:
+        protocol_problem = "result stream over its size cap"
+    if protocol_problem is not None and enforced is None:
+        enforced = "protocol"
     signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     return bodies, {
         "frames": len(bodies),
-        "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+        "exit_code": exit_code,
         "signal": signum,
         "enforced": enforced,
         "protocol": protocol_problem,
@@ -311,7 +363,28 @@ def _kill_tree(pid: int) -> None:
             pass
 
 
+def _keep_single_threaded() -> None:
+    """Keep ``threading`` out of the fork server.
+
+    cffi's parser imports pycparser, which imports subprocess (for a C
+    preprocessor the worker never runs), which imports threading -- and
+    threading's after-fork hook then runs in every child: 0.35 ms and 150 page
+    faults per game (``bench/bench_isolation.py``).  The worker gets a
+    subprocess module that refuses to run anything instead.
+    """
+    if "subprocess" in sys.modules or "threading" in sys.modules:
+        return
+    stub = types.ModuleType("subprocess", "No subprocesses in the worker (see grader.worker).")
+
+    def check_output(*_args: Any, **_kwargs: Any) -> bytes:
+        raise OSError("the worker runs no subprocess")
+
+    stub.check_output = check_output  # type: ignore[attr-defined]
+    sys.modules["subprocess"] = stub
+
+
 def main() -> int:
+    _keep_single_threaded()
     channel_in = os.dup(0)
     channel_out = os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
@@ -320,7 +393,8 @@ def main() -> int:
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # children of the same uid cannot ptrace us
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    for sig in RESET_SIGNALS:  # defaults here, so every child starts with them at no cost
+        signal.signal(sig, signal.SIG_DFL)
     warm_up()  # parse the declarations and build the call interfaces once, before any fork
     gc.freeze()  # children never walk (and so never copy) the server's objects
     while True:
@@ -331,7 +405,8 @@ def main() -> int:
         if request is None or request.get("op") == "exit":
             return 0
         if request.get("op") == "ping":
-            protocol.write_frame(channel_out, {"pong": os.getpid(), "uid": os.getuid()})
+            protocol.write_frame(channel_out, {"pong": os.getpid(), "uid": os.getuid(),
+                                               "threading": "threading" in sys.modules})
             continue
         bodies, response = run_one(request)
         response["id"] = request.get("id")

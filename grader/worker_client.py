@@ -32,6 +32,7 @@ class WorkerClient:
         self.library = library
         self.proc: subprocess.Popen[bytes] | None = None
         self.restarts = 0
+        self.pong: dict[str, Any] = {}  # what the worker said of itself when it started
         self._next_id = 0
 
     def _start(self) -> subprocess.Popen[bytes]:
@@ -45,6 +46,7 @@ class WorkerClient:
         if not isinstance(pong, dict) or "pong" not in pong:
             self.close()
             raise WorkerLost("the worker did not answer its first ping")
+        self.pong = pong
         return proc
 
     def _exchange(self, request: dict[str, Any], timeout: float, *, with_frames: bool = False) -> Any:
