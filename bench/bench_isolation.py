@@ -3,21 +3,28 @@
     python bench/bench_isolation.py [--rounds N]
 
 1. fork per scenario inside the bubblewrap sandbox (what the grader does);
-2. a fresh Python process per scenario (the usual grader design), unsandboxed
-   so the comparison flatters it;
+2. a fresh Python process per scenario (the usual grader design): it starts,
+   declares the API to cffi, loads the library, plays and prints its
+   observations -- unsandboxed and unforked, so the comparison flatters it;
 3. the same moves replayed in one process with no isolation at all.
 Each plays every scenario of fixtures/scenarios on the model submission and
 observes every step, exactly as grading does.
+
+The three run in turn within each round, so a slow spell of the machine
+touches all of them; each figure is the median over the rounds of the mean
+per scenario (the fastest round is printed too: noise only ever adds).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -25,64 +32,98 @@ sys.path.insert(0, str(ROOT))
 from grader import protocol  # noqa: E402
 from grader.loader import CLibrary  # noqa: E402
 from grader.observe import deck_counts, observe  # noqa: E402
-from grader.sandbox import detect_mode  # noqa: E402
-from grader.scenarios import load_scenarios  # noqa: E402
-from grader.session import SubmissionSession  # noqa: E402
 from grader.worker import _resolve  # noqa: E402
+from reference.moves import MoveSpec  # noqa: E402
 
 
-def requests(scenarios, library: Path) -> list[dict]:  # noqa: ANN001
-    return [{"op": "run", "id": i, "lib": str(library), "deck": [list(k) for k in s.deck.keys],
-             "moves": [str(m) for m in s.moves]} for i, s in enumerate(scenarios)]
+def per_scenario(run: Callable[[], None], count: int) -> float:
+    start = time.perf_counter()
+    run()
+    return (time.perf_counter() - start) / count
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--one-game", action="store_true", help=argparse.SUPPRESS)  # the fresh process
     args = parser.parse_args()
+    if args.one_game:
+        return one_game()
+    from grader.sandbox import detect_mode  # noqa: PLC0415 - the fresh process needs none of these
+    from grader.scenarios import load_scenarios  # noqa: PLC0415
+    from grader.session import SubmissionSession  # noqa: PLC0415
+
     scenarios = load_scenarios()
-    n = len(scenarios) * args.rounds
+    n = len(scenarios)
     with SubmissionSession.open(ROOT / "fixtures" / "submissions" / "model") as session:
         library = session.build.library
         client = session.client
         client.run([list(k) for k in scenarios[0].deck.keys], [])  # start the worker first
-        start = time.perf_counter()
-        for _ in range(args.rounds):
-            for s in scenarios:
-                client.run([list(k) for k in s.deck.keys], [str(m) for m in s.moves])
-        forked = (time.perf_counter() - start) / n
-
+        games = [([list(k) for k in s.deck.keys], [str(m) for m in s.moves]) for s in scenarios]
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        reqs = requests(scenarios, library)
-        start = time.perf_counter()
-        for _ in range(args.rounds):
-            for req in reqs:
-                proc = subprocess.run([sys.executable, "-m", "grader.worker"], input=protocol.encode(req)
-                                      + protocol.encode({"op": "exit"}), capture_output=True, env=env, check=True)
-                assert proc.stdout
-        fresh = (time.perf_counter() - start) / n
-
+        requests = [protocol.encode({"lib": str(library), "deck": deck, "moves": moves}) for deck, moves in games]
         lib = CLibrary(library)
-        start = time.perf_counter()
-        for _ in range(args.rounds):
+
+        def forked() -> None:
+            for deck, moves in games:
+                client.run(deck, moves)
+
+        def fresh() -> None:
+            for request in requests:
+                proc = subprocess.run([sys.executable, __file__, "--one-game"], input=request,
+                                      capture_output=True, env=env, check=True)
+                assert proc.stdout
+
+        def in_process() -> None:
             for s in scenarios:
-                game = lib.new_game(*zip(*s.deck.keys))
-                obs = [observe(game, len(s.deck), full_piles=True)]
-                obs[0].update(deck_counts(game))
-                for i, m in enumerate(s.moves):
-                    game.play_move(_resolve(game, m, len(s.deck) + 1))
-                    obs.append(observe(game, len(s.deck), full_piles=i == len(s.moves) - 1))
-                game.destroy_game()
-        inproc = (time.perf_counter() - start) / n
-    print(f"{len(scenarios)} scenarios x {args.rounds} rounds on the model submission; sandbox: {detect_mode().name}")
-    print(f"  fork per scenario, sandboxed worker : {forked * 1000:7.2f} ms per scenario")
-    print(f"  fresh process per scenario          : {fresh * 1000:7.2f} ms per scenario  "
-          f"({fresh / forked:.1f}x the fork server)")
-    print(f"  one process, no isolation           : {inproc * 1000:7.2f} ms per scenario  "
-          f"(the fork server costs {forked / inproc:.1f}x this)")
-    print(f"  cost of isolation (above the work itself): fork server {1000 * (forked - inproc):.2f} ms, "
-          f"fresh process {1000 * (fresh - inproc):.2f} ms -> {(fresh - inproc) / (forked - inproc):.1f}x less")
+                replay(lib, s)
+
+        times: dict[str, list[float]] = {"forked": [], "fresh": [], "inproc": []}
+        for _ in range(args.rounds):
+            for name, run in (("forked", forked), ("fresh", fresh), ("inproc", in_process)):
+                times[name].append(per_scenario(run, n))
+    med = {k: statistics.median(v) for k, v in times.items()}
+    best = {k: min(v) for k, v in times.items()}
+    ms = lambda x: f"{x * 1000:7.2f} ms"  # noqa: E731
+    print(f"{n} scenarios x {args.rounds} rounds on the model submission; sandbox: {detect_mode().name}")
+    print("  per scenario                        :   median   (fastest round)")
+    print(f"  fork per scenario, sandboxed worker : {ms(med['forked'])}  ({ms(best['forked'])})")
+    print(f"  fresh process per scenario          : {ms(med['fresh'])}  ({ms(best['fresh'])})  "
+          f"{med['fresh'] / med['forked']:.1f}x the fork server")
+    print(f"  one process, no isolation           : {ms(med['inproc'])}  ({ms(best['inproc'])})")
+    for label, t in (("median", med), ("fastest", best)):
+        fork_cost, fresh_cost = t["forked"] - t["inproc"], t["fresh"] - t["inproc"]
+        print(f"  cost of isolation above the work itself ({label}): fork server {fork_cost * 1000:.2f} ms, "
+              f"fresh process {fresh_cost * 1000:.2f} ms -> {fresh_cost / fork_cost:.1f}x less")
     return 0
+
+
+def one_game() -> int:
+    """A fresh process's whole life: read a game, load the library, play, print every observation."""
+    request = protocol.read_frame(0)
+    lib = CLibrary(request["lib"])
+    deck = request["deck"]
+    game = lib.new_game(*zip(*deck))
+    first = observe(game, len(deck), full_piles=True)
+    first.update(deck_counts(game))
+    out = [protocol.encode(first)]
+    for i, token in enumerate(request["moves"]):
+        game.play_move(_resolve(game, MoveSpec.parse(token), len(deck) + 1))
+        out.append(protocol.encode(observe(game, len(deck), full_piles=i == len(request["moves"]) - 1)))
+    game.destroy_game()
+    os.write(1, b"".join(out))
+    return 0
+
+
+def replay(lib: CLibrary, s) -> None:  # noqa: ANN001 - a grader.scenarios.Scenario
+    """What the worker's child does for one scenario, in this process."""
+    game = lib.new_game(*zip(*s.deck.keys))
+    first = observe(game, len(s.deck), full_piles=True)
+    first.update(deck_counts(game))
+    for i, m in enumerate(s.moves):
+        game.play_move(_resolve(game, m, len(s.deck) + 1))
+        observe(game, len(s.deck), full_piles=i == len(s.moves) - 1)
+    game.destroy_game()
 
 
 if __name__ == "__main__":

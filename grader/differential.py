@@ -434,6 +434,9 @@ def classify(raw: dict[str, Any]) -> tuple[Outcome, str] | None:
         return Outcome.PROTOCOL, f"The grader could not read your game's state: {detail}"
     code = raw.get("exit_code")
     finished = any(e.get("t") in ("done", "refused", "no_card") for e in events)
+    if raw.get("finished") and not finished:
+        return Outcome.PROTOCOL, ("The results channel was corrupted (marked finished before the game was over; "
+                                  "does your code write through a stray pointer?).")
     if not finished:
         if code == 0:
             return Outcome.EXITED, ("Your code ended the program (exit(0) or similar) in the middle of the game; "

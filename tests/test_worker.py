@@ -7,6 +7,8 @@ these tests pin down the pieces it relies on.
 from __future__ import annotations
 
 import os
+import signal
+import traceback
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ import pytest
 from grader import protocol
 from grader.loader import warm_up
 from grader.session import SubmissionSession
-from grader.worker import RESULTS_FULL_EXIT, Results, ResultsFull, run_one
+from grader.worker import RESULTS_FULL_EXIT, ForkServer, Results, ResultsFull, _descendants, run_one
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL = ROOT / "fixtures" / "submissions" / "model"
@@ -35,7 +37,7 @@ def test_results_cut_inside_a_frame_are_a_protocol_error() -> None:
     """A committed length that ends mid-frame (as a forged one would) is never read as whole frames."""
     results = Results(size=4096)
     results.send({"t": "done"})
-    Results.COMMITTED.pack_into(results.area, 0, 7)  # 4-byte header + 3 of the 12 body bytes
+    Results.HEAD.pack_into(results.area, 0, 7, 0)  # 4-byte header + 3 of the 12 body bytes
     with pytest.raises(protocol.ProtocolError):
         results.frames(most=10)
     results.close()
@@ -43,11 +45,11 @@ def test_results_cut_inside_a_frame_are_a_protocol_error() -> None:
 
 def test_a_forged_length_reads_no_further_than_the_area_and_no_more_frames_than_the_game_has() -> None:
     results = Results(size=4096)
-    Results.COMMITTED.pack_into(results.area, 0, 2**63)  # then zeros: empty frames, 1,022 of them
-    assert len(results.frames(most=5000)) == (4096 - 8) // 4
+    Results.HEAD.pack_into(results.area, 0, 2**63, 0)  # then zeros: empty frames, 1,020 of them
+    assert len(results.frames(most=5000)) == (4096 - 16) // 4
     with pytest.raises(protocol.ProtocolError):
         results.frames(most=10)
-    results.area[8:12] = (10**6).to_bytes(4, "big")  # a frame announced past the end
+    results.area[16:20] = (10**6).to_bytes(4, "big")  # a frame announced past the end
     with pytest.raises(protocol.ProtocolError):
         results.frames(most=5000)
     results.close()
@@ -67,18 +69,26 @@ def test_a_child_whose_results_overflow_is_a_protocol_problem(monkeypatch: pytes
     child only reports a load error) with an area too small for that one frame."""
     warm_up()  # as the worker does before its first fork: the child may not be able to import cffi
     monkeypatch.setattr("grader.worker.RESULT_BYTES", 16)
-    bodies, facts = run_one({"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": []})
-    assert facts["exit_code"] == RESULTS_FULL_EXIT
-    assert facts["enforced"] == "protocol" and "size cap" in facts["protocol"]
-    assert bodies == []
+
+    def check() -> None:
+        bodies, facts = run_one({"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": []})
+        assert facts["exit_code"] == RESULTS_FULL_EXIT
+        assert facts["enforced"] == "protocol" and "size cap" in facts["protocol"]
+        assert bodies == []
+
+    in_own_process(check)
 
 
 def test_a_load_error_comes_back_as_one_frame() -> None:
     warm_up()
-    bodies, facts = run_one({"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": []})
-    frames = [protocol.json.loads(b) for b in bodies]
-    assert facts["exit_code"] == 0 and facts["enforced"] is None
-    assert [f["t"] for f in frames] == ["error"] and frames[0]["what"] == "load"
+
+    def check() -> None:
+        bodies, facts = run_one({"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": []})
+        frames = [protocol.json.loads(b) for b in bodies]
+        assert facts["exit_code"] == 0 and facts["enforced"] is None
+        assert [f["t"] for f in frames] == ["error"] and frames[0]["what"] == "load"
+
+    in_own_process(check)
 
 
 def test_the_fork_server_is_single_threaded_and_never_imports_threading() -> None:
@@ -89,3 +99,96 @@ def test_the_fork_server_is_single_threaded_and_never_imports_threading() -> Non
         assert pong["threading"] is False
         if os.path.exists(f"/proc/{pong['pong']}/task"):  # visible only when not in a PID namespace
             assert len(os.listdir(f"/proc/{pong['pong']}/task")) == 1
+
+
+# ---- the fork server, in this process, on the model library ---------------------------------
+
+@pytest.fixture(scope="module")
+def model_game() -> dict:
+    from grader.build import build
+    from grader.scenarios import load_scenarios
+
+    built = build(MODEL)
+    assert built.ok, built.output
+    scenario = max(load_scenarios(), key=lambda s: len(s.moves))
+    warm_up()
+    return {"op": "run", "lib": str(built.library), "deck": [list(k) for k in scenario.deck.keys],
+            "moves": [str(m) for m in scenario.moves]}
+
+
+def events(bodies: list[bytes]) -> list[str]:
+    return [protocol.json.loads(b)["t"] for b in bodies]
+
+
+def in_own_process(check) -> None:  # noqa: ANN001
+    """Run ``check`` in a fork of this process: a fork server kills and reaps every child of
+    the process it runs in but its spare, and pytest's process may have children of its own."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            check()
+            report = b""
+        except BaseException:  # noqa: BLE001 - handed to the parent as text
+            report = traceback.format_exc().encode()
+        os.write(write, report[:60000])
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        report = f.read()
+    os.waitpid(pid, 0)
+    assert report == b"", report.decode()
+
+
+def test_a_finished_game_is_answered_before_its_teardown_and_tidied_after(model_game: dict) -> None:
+    def check() -> None:
+        server = ForkServer()
+        try:
+            bodies, facts = server.run(dict(model_game))
+            assert facts["finished"] is True and facts["exit_code"] == 0 and facts["signal"] is None
+            assert events(bodies)[-1] == "done" and events(bodies).count("obs") == len(model_game["moves"]) + 1
+            assert server.spare is not None  # the next game's child, waiting
+            server.tidy()
+            assert _descendants() == [server.spare.pid]
+            spare = server.spare.pid
+        finally:
+            server.close()
+        assert _descendants() == []
+        with pytest.raises(ProcessLookupError):
+            os.kill(spare, 0)
+
+    in_own_process(check)
+
+
+@pytest.mark.parametrize("attack", [signal.SIGKILL, signal.SIGSTOP])
+def test_a_spare_killed_or_stopped_before_its_game_still_gives_a_whole_game(model_game: dict, attack: int) -> None:
+    """What the game beside it could do to the next game's child: the next game still plays."""
+    def check() -> None:
+        server = ForkServer()
+        try:
+            server.run(dict(model_game))
+            os.kill(server.spare.pid, attack)
+            bodies, facts = server.run(dict(model_game))
+            assert facts["enforced"] is None and events(bodies)[-1] == "done"
+            assert facts["wall"] < 1.0
+        finally:
+            server.close()
+
+    in_own_process(check)
+
+
+def test_a_spare_made_for_other_limits_is_not_used(model_game: dict) -> None:
+    def check() -> None:
+        server = ForkServer()
+        try:
+            server.run(dict(model_game))
+            first = server.spare.pid
+            bodies, facts = server.run({**model_game, "limits": {"cpu": 1, "wall": 0.5}})
+            assert facts["limits"]["cpu"] == 1 and events(bodies)[-1] == "done"
+            with pytest.raises(ProcessLookupError):  # discarded, not handed the game
+                os.kill(first, 0)
+        finally:
+            server.close()
+
+    in_own_process(check)
