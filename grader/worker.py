@@ -215,6 +215,7 @@ def child_main(limits: dict[str, Any], request_fd: int, results: Results, addres
         request = protocol.read_frame(3)  # blocks until the server hands a game over
         if request is None:  # let go unused
             os._exit(0)
+        os.write(3, b"\x01")  # taken: from here on the game is this child's
         os.close(3)
         _child(request, results.send)
         libc.fflush(None)
@@ -330,15 +331,15 @@ class Spare:
         self.pidfd = os.pidfd_open(self.pid)
 
     def hand_over(self, request: dict[str, Any]) -> bool:
-        """Send the game; False if this spare can no longer take it."""
+        """Send the game and see it taken; False if this spare can no longer take it."""
         try:
             os.kill(self.pid, signal.SIGCONT)  # the last game may have stopped it
             self.request.sendall(protocol.encode(request), socket.MSG_NOSIGNAL)
+            return self.request.recv(1) == b"\x01"  # nothing, at once, from a spare that was killed
         except OSError:
             return False
         finally:
             self.request.close()
-        return True
 
     def discard(self) -> None:
         self.request.close()

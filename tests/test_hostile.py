@@ -111,6 +111,8 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
     for path in ESCAPES:
         path.unlink(missing_ok=True)
     started = time.monotonic()
+    if variant.name == "incbin_hidden" and detect_mode().name != "bwrap":
+        pytest.skip("degraded mode: a file the sandbox user may read can be read at compile time (documented)")
     with SubmissionSession.open(HOSTILE_DIR / variant.name, limits=LIMITS, compile_timeout=5) as session:
         if variant.compile_fails:
             assert not session.build.ok
@@ -142,13 +144,16 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
         namespaces |= sandbox_namespaces(session)
         assert control.passed == variant.control_passes, (control.outcome, control.message)
     # Aftermath.
-    with pytest.raises(TimeoutError):
-        listener.accept()
-    assert "CONNECTED" not in hit.stderr
     wrote = [line for line in hit.stderr.splitlines() if line.startswith("WROTE") and " /tmp/" not in line]
-    assert wrote == [], "writes outside the sandbox's private /tmp must fail"  # /tmp is a throwaway tmpfs
-    assert "READ /" not in hit.stderr and "READ fixtures" not in hit.stderr and "READ ../" not in hit.stderr
-    assert [p for p in ESCAPES if p.exists()] == []
+    assert wrote == [], "writes outside /tmp must fail"
+    if detect_mode().name == "bwrap":  # what only the sandbox takes away (see grader/sandbox.py)
+        with pytest.raises(TimeoutError):
+            listener.accept()
+        assert "CONNECTED" not in hit.stderr
+        assert "READ /" not in hit.stderr and "READ fixtures" not in hit.stderr and "READ ../" not in hit.stderr
+        assert [p for p in ESCAPES if p.exists()] == []  # the sandbox's /tmp is a throwaway tmpfs
+    else:  # degraded: the network and what nobody may read or write stay open; the rest holds
+        assert [p for p in ESCAPES if p.exists() and not str(p).startswith("/tmp/")] == []
     if os.getuid() == 0 and detect_mode().name == "bwrap":
         assert namespaces, "the sandbox's PID namespace was not found"
         deadline = time.monotonic() + 2
