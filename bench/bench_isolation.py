@@ -3,9 +3,10 @@
     python bench/bench_isolation.py [--rounds N]
 
 1. fork per scenario inside the bubblewrap sandbox (what the grader does);
-2. a fresh Python process per scenario (the usual grader design): it starts,
-   declares the API to cffi, loads the library, plays and prints its
-   observations -- unsandboxed and unforked, so the comparison flatters it;
+2. a fresh Python process per scenario (the usual grader design),
+   ``bench/one_game.py``: it starts, declares the API to cffi, loads the
+   library, plays and prints its observations -- unsandboxed and unforked,
+   so the comparison flatters it;
 3. the same moves replayed in one process with no isolation at all.
 Each plays every scenario of fixtures/scenarios on the model submission and
 observes every step, exactly as grading does.
@@ -32,8 +33,10 @@ sys.path.insert(0, str(ROOT))
 from grader import protocol  # noqa: E402
 from grader.loader import CLibrary  # noqa: E402
 from grader.observe import deck_counts, observe  # noqa: E402
+from grader.sandbox import detect_mode, worker_search_path  # noqa: E402
+from grader.scenarios import load_scenarios  # noqa: E402
+from grader.session import SubmissionSession  # noqa: E402
 from grader.worker import _resolve  # noqa: E402
-from reference.moves import MoveSpec  # noqa: E402
 
 
 def per_scenario(run: Callable[[], None], count: int) -> float:
@@ -45,14 +48,7 @@ def per_scenario(run: Callable[[], None], count: int) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--one-game", action="store_true", help=argparse.SUPPRESS)  # the fresh process
     args = parser.parse_args()
-    if args.one_game:
-        return one_game()
-    from grader.sandbox import detect_mode  # noqa: PLC0415 - the fresh process needs none of these
-    from grader.scenarios import load_scenarios  # noqa: PLC0415
-    from grader.session import SubmissionSession  # noqa: PLC0415
-
     scenarios = load_scenarios()
     n = len(scenarios)
     with SubmissionSession.open(ROOT / "fixtures" / "submissions" / "model") as session:
@@ -60,7 +56,7 @@ def main() -> int:
         client = session.client
         client.run([list(k) for k in scenarios[0].deck.keys], [])  # start the worker first
         games = [([list(k) for k in s.deck.keys], [str(m) for m in s.moves]) for s in scenarios]
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(), "PYTHONDONTWRITEBYTECODE": "1"}
         requests = [protocol.encode({"lib": str(library), "deck": deck, "moves": moves}) for deck, moves in games]
         lib = CLibrary(library)
 
@@ -70,8 +66,8 @@ def main() -> int:
 
         def fresh() -> None:
             for request in requests:
-                proc = subprocess.run([sys.executable, __file__, "--one-game"], input=request,
-                                      capture_output=True, env=env, check=True)
+                proc = subprocess.run([sys.executable, "-S", "-B", str(ROOT / "bench" / "one_game.py")],
+                                      input=request, capture_output=True, env=env, check=True)
                 assert proc.stdout
 
         def in_process() -> None:
@@ -95,23 +91,6 @@ def main() -> int:
         fork_cost, fresh_cost = t["forked"] - t["inproc"], t["fresh"] - t["inproc"]
         print(f"  cost of isolation above the work itself ({label}): fork server {fork_cost * 1000:.2f} ms, "
               f"fresh process {fresh_cost * 1000:.2f} ms -> {fresh_cost / fork_cost:.1f}x less")
-    return 0
-
-
-def one_game() -> int:
-    """A fresh process's whole life: read a game, load the library, play, print every observation."""
-    request = protocol.read_frame(0)
-    lib = CLibrary(request["lib"])
-    deck = request["deck"]
-    game = lib.new_game(*zip(*deck))
-    first = observe(game, len(deck), full_piles=True)
-    first.update(deck_counts(game))
-    out = [protocol.encode(first)]
-    for i, token in enumerate(request["moves"]):
-        game.play_move(_resolve(game, MoveSpec.parse(token), len(deck) + 1))
-        out.append(protocol.encode(observe(game, len(deck), full_piles=i == len(request["moves"]) - 1)))
-    game.destroy_game()
-    os.write(1, b"".join(out))
     return 0
 
 

@@ -150,10 +150,9 @@ def worker_popen(lib_dir: Path) -> subprocess.Popen[bytes]:
     """Start the fork server, sandboxed when possible, talking frames on stdin/stdout."""
     mode = detect_mode()
     if mode.name == "degraded":
-        env_path = os.pathsep.join(str(Path(p.__file__).resolve().parent.parent) for p in (grader, reference))
-        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": env_path, "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(), "PYTHONDONTWRITEBYTECODE": "1"}
         return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.worker"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_with_site(env))
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     python = sandbox_python()
     assert python is not None  # detect_mode checked it
     binds = ["--ro-bind", str(runtime_dir()), "/opt/fcd", "--ro-bind", str(lib_dir), "/lib-under-test"]
@@ -167,14 +166,16 @@ def worker_popen(lib_dir: Path) -> subprocess.Popen[bytes]:
                             **_as_sandbox_user())  # type: ignore[arg-type]
 
 
-def _with_site(env: dict[str, str]) -> dict[str, str]:
+def worker_search_path() -> str:
+    """PYTHONPATH for a worker run with ``python -S`` outside the sandbox: our two packages,
+    cffi, pycparser and cffi's backend, and nothing else of site-packages."""
     import _cffi_backend  # noqa: PLC0415
     import pycparser  # noqa: PLC0415
 
+    ours = [str(Path(p.__file__).resolve().parent.parent) for p in (grader, reference)]
     extra = {str(Path(m.__file__).resolve().parent.parent) for m in (cffi, pycparser)}
     extra.add(str(Path(_cffi_backend.__file__).resolve().parent))
-    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], *sorted(extra)])
-    return env
+    return os.pathsep.join(dict.fromkeys([*ours, *sorted(extra)]))
 
 
 def library_path_inside(library: Path) -> str:

@@ -1,0 +1,37 @@
+"""A fresh-process grader's whole life for one game (bench_isolation's second way).
+
+Reads one request frame on stdin -- library, deck, moves -- declares the API
+to cffi, loads the library, plays, and writes every observation as a frame.
+Run with ``python -S`` and only what it imports on the path, as lean as such a
+grader can be.
+"""
+
+from __future__ import annotations
+
+import os
+
+from grader import protocol
+from grader.loader import CLibrary
+from grader.observe import deck_counts, observe
+from grader.worker import _resolve
+from reference.moves import MoveSpec
+
+
+def main() -> int:
+    request = protocol.read_frame(0)
+    lib = CLibrary(request["lib"])
+    deck, moves = request["deck"], request["moves"]
+    game = lib.new_game(*zip(*deck))
+    first = observe(game, len(deck), full_piles=True)
+    first.update(deck_counts(game))
+    out = [protocol.encode(first)]
+    for i, token in enumerate(moves):
+        game.play_move(_resolve(game, MoveSpec.parse(token), len(deck) + 1))
+        out.append(protocol.encode(observe(game, len(deck), full_piles=i == len(moves) - 1)))
+    game.destroy_game()
+    os.write(1, b"".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
