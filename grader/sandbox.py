@@ -94,18 +94,20 @@ def sandbox_python() -> str | None:
 
 @functools.cache
 def runtime_dir() -> Path:
-    """A world-readable copy of what the worker imports: our two packages, cffi and its backend.
+    """A world-readable copy of what the worker imports: our two packages, cffi and its
+    backend, pycparser, orjson.
 
-    Copied (about 1 MB) so that the sandbox mounts nothing but these files, and so
+    Copied (about 1.5 MB) so that the sandbox mounts nothing but these files, and so
     that a sandbox user who cannot read the project's folder can still import them.
     """
     import _cffi_backend  # noqa: PLC0415 - located only to be copied
+    import orjson  # noqa: PLC0415 - the frames' JSON
     import pycparser  # noqa: PLC0415 - cffi parses declarations with it
 
     root = Path(tempfile.mkdtemp(prefix="fcd-runtime-"))
     atexit.register(shutil.rmtree, root, True)
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "schemas")
-    for pkg in (grader, reference, cffi, pycparser):
+    for pkg in (grader, reference, cffi, pycparser, orjson):
         shutil.copytree(Path(pkg.__file__).resolve().parent, root / Path(pkg.__file__).resolve().parent.name,
                         ignore=skip)
     shutil.copy2(_cffi_backend.__file__, root)
@@ -168,12 +170,13 @@ def worker_popen(lib_dir: Path) -> subprocess.Popen[bytes]:
 
 def worker_search_path() -> str:
     """PYTHONPATH for a worker run with ``python -S`` outside the sandbox: our two packages,
-    cffi, pycparser and cffi's backend, and nothing else of site-packages."""
+    cffi, pycparser, cffi's backend and orjson, and nothing else of site-packages."""
     import _cffi_backend  # noqa: PLC0415
+    import orjson  # noqa: PLC0415
     import pycparser  # noqa: PLC0415
 
     ours = [str(Path(p.__file__).resolve().parent.parent) for p in (grader, reference)]
-    extra = {str(Path(m.__file__).resolve().parent.parent) for m in (cffi, pycparser)}
+    extra = {str(Path(m.__file__).resolve().parent.parent) for m in (cffi, pycparser, orjson)}
     extra.add(str(Path(_cffi_backend.__file__).resolve().parent))
     return os.pathsep.join(dict.fromkeys([*ours, *sorted(extra)]))
 

@@ -7,7 +7,6 @@ is a failed test, never a pass.
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import signal
@@ -79,7 +78,7 @@ class WorkerClient:
                 raise WorkerLost(str(err)) from err
             if got and header is None:
                 try:
-                    header = json.loads(got.pop(0))
+                    header = protocol.loads(got.pop(0))
                 except ValueError as err:
                     raise WorkerLost(f"the worker's answer is not JSON: {err}") from err
                 if not with_frames:
@@ -119,7 +118,7 @@ class WorkerClient:
         decoded = []
         for body in frames:  # what the child sent: student-controlled bytes
             try:
-                frame = json.loads(body)
+                frame = protocol.loads(body)
             except ValueError:
                 frame = None
             if not isinstance(frame, dict):

@@ -27,7 +27,7 @@ def test_results_round_trip_whole_frames_in_order() -> None:
     sent = [{"t": "obs", "i": 0, "obs": {"hand": [[1, 2, 3, 4]]}}, {"t": "moved", "i": 0}, {"t": "done"}]
     for frame in sent:
         results.send(frame)
-    assert [protocol.json.loads(b) for b in results.frames(most=3)] == sent
+    assert [protocol.loads(b) for b in results.frames(most=3)] == sent
     with pytest.raises(protocol.ProtocolError):  # one more than a game of that length sends
         results.frames(most=2)
     results.close()
@@ -60,7 +60,7 @@ def test_results_full_is_refused_not_overwritten() -> None:
     results.send({"t": "done"})
     with pytest.raises(ResultsFull):
         results.send({"t": "obs", "obs": "x" * 100})
-    assert [protocol.json.loads(b) for b in results.frames(most=3)] == [{"t": "done"}]
+    assert [protocol.loads(b) for b in results.frames(most=3)] == [{"t": "done"}]
     results.close()
 
 
@@ -84,7 +84,7 @@ def test_a_load_error_comes_back_as_one_frame() -> None:
 
     def check() -> None:
         bodies, facts = run_one({"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": []})
-        frames = [protocol.json.loads(b) for b in bodies]
+        frames = [protocol.loads(b) for b in bodies]
         assert facts["exit_code"] == 0 and facts["enforced"] is None
         assert [f["t"] for f in frames] == ["error"] and frames[0]["what"] == "load"
 
@@ -117,7 +117,7 @@ def model_game() -> dict:
 
 
 def events(bodies: list[bytes]) -> list[str]:
-    return [protocol.json.loads(b)["t"] for b in bodies]
+    return [protocol.loads(b)["t"] for b in bodies]
 
 
 def in_own_process(check) -> None:  # noqa: ANN001
