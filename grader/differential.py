@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from reference import Action, Deck, MoveSpec
-from reference.cards import COLOR_LETTERS, COLOR_NAMES, format_key
+from reference.cards import COLOR_LETTERS, COLOR_NAMES
 from reference.rulings import BY_ID
 
-from .observe import MISSING
+from .observe import MISSING, card_label
 from .protocol import valid_observation
 from .reference_trace import Step, play
 from .results import Outcome
@@ -146,7 +146,7 @@ def _show(value: Any) -> str:
 
 
 def _keys(cards: list[list[int]]) -> list[str]:
-    return [format_key(c[:3]) for c in cards]
+    return [card_label(c) for c in cards]
 
 
 def _multiset(cards: list[list[int]]) -> list[str]:
@@ -247,7 +247,7 @@ def _divergence(k: int, name: str, e: Any, g: Any) -> Divergence:
     if name in ("deck_pile", "discard_pile"):
         return Divergence(k, name, " ".join(_keys(e)) or "(empty)", " ".join(_keys(g)) or "(empty)")
     if name == "top_discard":
-        return Divergence(k, name, format_key(e[:3]) if e else None, format_key(g[:3]) if g else None)
+        return Divergence(k, name, card_label(e) if e else None, card_label(g) if g else None)
     if name == "current_color":
         return Divergence(k, name, _colour(e), _colour(g))
     return Divergence(k, name, e, g)
@@ -287,7 +287,7 @@ def _identity_problem(k: int, spec: MoveSpec, before: dict[str, Any], after: dic
             return None
         played = next((c for c in hand if tuple(c[:3]) == spec.card_key), None)
         if played is not None and top[3] != played[3]:
-            return (f"after move {k} the top discard looks like {format_key(top[:3])} but is not the very card "
+            return (f"after move {k} the top discard looks like {card_label(top)} but is not the very card "
                     f"that was played (a different Card pointer). topDiscard() must return the played card "
                     f"itself, not a copy (A46).")
     elif spec.action == Action.DRAW_CARD:
@@ -299,7 +299,7 @@ def _identity_problem(k: int, spec: MoveSpec, before: dict[str, Any], after: dic
         drawn = pile[0]
         if all(c[3] != drawn[3] for c in hand):
             return (f"after move {k} the card drawn is not the very card that was on top of the draw pile "
-                    f"(getDeckCard(0) before the draw, {format_key(drawn[:3])}): the hand must receive that "
+                    f"(getDeckCard(0) before the draw, {card_label(drawn)}): the hand must receive that "
                     f"Card pointer, not a copy (A46).")
     return None
 

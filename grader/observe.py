@@ -34,8 +34,17 @@ class GameAPI(Protocol):  # the shape both engines share
     def is_valid_move(self, move: Any) -> bool: ...
 
 
+def card_label(key: Any) -> str:
+    """A card's notation (``5RH``), or ``<v,c,s>`` when a submission returns values no card
+    has (a freed card, garbage memory): what it returns must never break the grader."""
+    v, c, s = (int(x) for x in key[:3])
+    if 0 <= v < 16 and 0 <= c < 5 and 0 <= s < 5:
+        return format_key((v, c, s))
+    return f"<{v},{c},{s}>"
+
+
 def card_name(data: list[int] | None) -> str:
-    return "NULL" if data is None else format_key(data[:3])
+    return "NULL" if data is None else card_label(data)
 
 
 def _walk(get, cap: int) -> list[Any]:
@@ -133,7 +142,7 @@ def validity(game: Any, hand: list[Any], hands: Any) -> dict[str, Any]:
 
 def play_moves(card: Any) -> list[tuple[PlayerMove, str]]:
     """The PLAY_CARD moves for one card, with their notation; a D once per colour."""
-    name = format_key((int(card.value), int(card.color), int(card.suit)))
+    name = card_label((card.value, card.color, card.suit))
     if int(card.value) == Value.D:
         return [(PlayerMove(Action.PLAY_CARD, card, col), f"{name}/{COLOR_LETTERS[col]}") for col in range(5)]
     return [(PlayerMove(Action.PLAY_CARD, card, 0), name)]
@@ -149,7 +158,7 @@ def _foreign_cards(game: Any, own: set[str]) -> list[Any]:
         if p == me:
             continue
         card = game.get_hand_card(p, 0)
-        if card is not None and format_key((int(card.value), int(card.color), int(card.suit))) not in own:
+        if card is not None and card_label((card.value, card.color, card.suit)) not in own:
             found.append(card)
         if len(found) >= FOREIGN_PROBES:
             break

@@ -37,8 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reference.cards import COLOR_LETTERS, Deck, NotationError, format_key, parse_key
+from reference.cards import COLOR_LETTERS, Deck, NotationError, parse_key
 from reference.moves import MoveSpec, parse_moves
+
+from .observe import card_label
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "scenarios"
 
@@ -159,7 +161,7 @@ def load_scenarios(directory: Path = SCENARIO_DIR) -> list[Scenario]:
 # ---- checking hand-worked expectations against an observation ---------------------
 
 def _multiset(cards: list[list[int]] | None) -> list[str]:
-    return sorted(format_key(c[:3]) for c in cards or [])
+    return sorted(card_label(c) for c in cards or [])
 
 
 def _colour(value: Any) -> int:
@@ -183,7 +185,7 @@ def check_expectation(values: dict[str, Any], obs: dict[str, Any]) -> list[tuple
             want(key, COLOR_LETTERS[_colour(expected)], COLOR_LETTERS[obs[key]] if 0 <= obs[key] < 5 else obs[key])
         elif key == "top_discard":
             got = obs[key]
-            want(key, expected, format_key(got[:3]) if got else None)
+            want(key, expected, card_label(got) if got else None)
         elif key == "hand":
             want(key, sorted(expand(expected)), _multiset(obs["hand"]))
         elif key == "hands":
@@ -192,7 +194,7 @@ def check_expectation(values: dict[str, Any], obs: dict[str, Any]) -> list[tuple
         elif key in ("deck_top", "discard_top"):
             pile = obs["deck_pile" if key == "deck_top" else "discard_pile"]
             exp = expand(expected)
-            want(key, exp, [format_key(c[:3]) for c in pile[: len(exp)]])
+            want(key, exp, [card_label(c) for c in pile[: len(exp)]])
         elif key in ("valid", "invalid"):
             for label in expected:
                 got = validity_of(obs, label)

@@ -124,3 +124,14 @@ def test_a_malformed_observation_fails_and_never_passes() -> None:
     ref, got = traces()
     got[2]["hand"] = "all good"
     assert not compare(MOVES, ref, got).passed
+
+
+def test_cards_no_deck_has_are_reported_not_fatal() -> None:
+    """A freed card read back gives garbage values: the comparison says so, it does not break."""
+    ref, got = traces()
+    got[1]["top_discard"][:3] = [485398752, 0, 482980096]
+    got[2]["hand"][0][:3] = [99, -1, 7]
+    result = compare(MOVES, ref, got)
+    assert not result.passed
+    text = explain("A 2 makes the next player draw two cards.", ["R7"], DECK, MOVES, result)
+    assert "<485398752,0,482980096>" in text and "expected: 2RH" in text
