@@ -108,10 +108,10 @@ class Results:
         while pos < end:
             if len(frames) == most:
                 raise protocol.ProtocolError(f"more than the {most} frames a game of this length sends")
-            size = protocol.HEADER.unpack_from(self.area, pos)[0] if pos + protocol.HEADER.size <= end else end
             body = pos + protocol.HEADER.size
-            if body + size > end:
+            if body > end or body + protocol.HEADER.unpack_from(self.area, pos)[0] > end:
                 raise protocol.ProtocolError("the results end in the middle of a frame")
+            size = protocol.HEADER.unpack_from(self.area, pos)[0]
             frames.append(self.area[body:body + size])
             pos = body + size
         return frames
