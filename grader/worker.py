@@ -378,21 +378,18 @@ class ForkServer:
     def _child_for(self, request: dict[str, Any], limits: dict[str, Any]) -> tuple[Spare, float]:
         """A child holding ``request``, and when it got it."""
         spare, self.spare = self.spare, None
-        for _attempt in range(2):
-            if spare is None or spare.limits != limits:
-                if spare is not None:
-                    spare.discard()
-                spare = Spare(limits)
+        if spare is not None and spare.limits != limits:
+            spare.discard()
+            spare = None
+        refused = False
+        while True:
+            spare = spare or Spare(limits)
             start = time.monotonic()
-            if spare.hand_over(request):
-                break
+            if spare.hand_over(request) or refused:
+                return spare, start  # refused twice: that child ends with no result (exited early)
+            refused = True
             spare.discard()  # killed from outside before its game: make another
             spare = None
-        if spare is None:
-            spare = Spare(limits)
-            start = time.monotonic()
-            spare.hand_over(request)  # if this fails too, the child ends with no result: exited early
-        return spare, start
 
     def close(self) -> None:
         if self.spare is not None:
