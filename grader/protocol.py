@@ -2,8 +2,8 @@
 
 JSON is written and read with orjson: strict (no NaN, no invalid UTF-8, no
 integer beyond 64 bits as an integer) and several times faster than the
-standard library on the observations a game sends after every move, which is
-most of what the worker costs per game (``bench/bench_isolation.py``).
+standard library on the observations a game sends after every move (a quarter
+of the worker's CPU per game went to the standard library's JSON; ``bench/bench_isolation.py``).
 
 The worker is assumed compromised once it has loaded student code, so what it
 sends is data, never a verdict: every frame is size-checked and every
