@@ -75,15 +75,28 @@ def _partly_paid(g: Game) -> bool:
     return 0 < g.cards_drawn_this_turn() < g.penalty()
 
 
-def _fully_paid_this_turn(g: Game) -> bool:
-    return (g.get_active_draw_twos() > 0 and not g.card_played_this_turn()
-            and g.cards_drawn_this_turn() >= g.penalty())
+def _paying_a_penalty(g: Game) -> bool:
+    """A8: from the penalised player's first draw to their END_TURN."""
+    return g.get_active_draw_twos() > 0 and not g.card_played_this_turn() and g.cards_drawn_this_turn() > 0
+
+
+def _two_played_this_turn(g: Game) -> bool:
+    """A52: between playing a 2 and END_TURN."""
+    return g.card_played_this_turn() and g.top_discard().value == Value.DRAW_TWO
 
 
 def _active_differs_from_run(g: Game) -> bool:
     """A paid 2 under new ones (run > active), or a recycle that shortened the run (run < active)."""
     active = g.get_active_draw_twos()
     return active > 0 and active != g.get_number_of_two_cards_at_top()
+
+
+def _run_of_twos_spans_a_recycle(g: Game) -> bool:
+    """A48: the top card survived a recycle, or the run of 2s on top began before one."""
+    if g.top_survived_recycle():
+        return True
+    run = g.get_number_of_two_cards_at_top()
+    return g.recycles() > 0 and run > 0 and run == g.discard_pile_size()
 
 
 def _declared_d_on_top(g: Game) -> bool:
@@ -138,9 +151,9 @@ RULINGS: tuple[Ruling, ...] = (
     Ruling("A7", "A 2 played onto an already-paid 2: how many cards are owed?",
            ("2 x getActiveDrawTwos", "2 x getNumberOfTwoCardsAtTop"),
            ("valid_draw", "valid_end"), _active_differs_from_run),
-    Ruling("A8", "getActiveDrawTwos after the last owed card is drawn, before END_TURN",
-           ("unchanged until END_TURN", "0 at once"),
-           ("active_draw_twos",), _fully_paid_this_turn),
+    Ruling("A8", "getActiveDrawTwos while the penalised player draws, before END_TURN",
+           ("unchanged until END_TURN", "0 at the last owed draw", "one 2 fewer per two cards drawn"),
+           ("active_draw_twos",), _paying_a_penalty),
     Ruling("A12", "Does getActiveDrawTwos count a turned-up 2 that nobody played?",
            ("yes", "no"), ("active_draw_twos",), lambda g: g.initial_two_is_active()),
     Ruling("A15", "getTopDiscardTurnNumber of a top card that stayed through a recycle",
@@ -171,10 +184,13 @@ RULINGS: tuple[Ruling, ...] = (
     Ruling("A29", "Queries and isValidMove after the game has ended (18s2)",
            ("every move invalid, counters frozen", "anything"), AFTER_THE_END, _game_over),
     Ruling("A48", "The run of 2s on top after a recycle",
-           ("describes the pile after recycling", "anything"),
-           ("number_of_two_cards_at_top",), lambda g: g.top_survived_recycle()),
+           ("describes the pile after recycling", "a running count that still includes the recycled 2s"),
+           ("number_of_two_cards_at_top",), _run_of_twos_spans_a_recycle),
     Ruling("A49", "Playing a 2 part-way through paying a penalty",
            ("invalid: drawing commits the player", "valid"), ("valid_play",), _partly_paid, cards=_is_a_two),
+    Ruling("A52", "getActiveDrawTwos between playing a 2 and END_TURN",
+           ("counts the new 2 at once", "unchanged until END_TURN passes the turn"),
+           ("active_draw_twos",), _two_played_this_turn),
     Ruling("A50", "When is NO_WINNER reported?",
            ("when a draw is attempted with nothing to draw",
             "as soon as the player is stuck with nothing to draw"),
