@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from grader import protocol  # noqa: E402
 from grader.loader import CLibrary  # noqa: E402
-from grader.observe import deck_counts, observe  # noqa: E402
+from grader.observe import Observer  # noqa: E402
+from grader.reference_trace import reference_trace  # noqa: E402
 from grader.sandbox import detect_mode, worker_search_path  # noqa: E402
 from grader.scenarios import load_scenarios  # noqa: E402
 from grader.session import SubmissionSession  # noqa: E402
@@ -91,8 +92,8 @@ def main() -> int:
         lib = CLibrary(library)
 
         def forked() -> None:
-            for deck, moves in games:
-                client.run(deck, moves)
+            for deck, moves, d in games:
+                client.run(deck, moves, depths=d)
 
         def fresh() -> None:
             for request in requests:
@@ -133,12 +134,14 @@ def main() -> int:
 
 def replay(lib: CLibrary, s) -> None:  # noqa: ANN001 - a grader.scenarios.Scenario
     """What the worker's child does for one scenario, in this process."""
+    depths = [st.depths for st in reference_trace(s.deck, s.moves)]
     game = lib.new_game(*zip(*s.deck.keys))
-    first = observe(game, len(s.deck), full_piles=True)
-    first.update(deck_counts(game))
+    observer = Observer(game, len(s.deck))
+    first = observer.observe(depths[0])
+    first.update(observer.deck_counts())
     for i, m in enumerate(s.moves):
         game.play_move(_resolve(game, m, len(s.deck) + 1))
-        observe(game, len(s.deck), full_piles=i == len(s.moves) - 1)
+        observer.observe(depths[i + 1])
     game.destroy_game()
 
 

@@ -12,7 +12,7 @@ import os
 
 from grader import protocol
 from grader.loader import CLibrary
-from grader.observe import deck_counts, observe
+from grader.observe import Observer
 from grader.worker import _resolve
 from reference.moves import MoveSpec
 
@@ -20,14 +20,15 @@ from reference.moves import MoveSpec
 def main() -> int:
     request = protocol.read_frame(0)
     lib = CLibrary(request["lib"])
-    deck, moves = request["deck"], request["moves"]
+    deck, moves, depths = request["deck"], request["moves"], request["depths"]
     game = lib.new_game(*zip(*deck))
-    first = observe(game, len(deck), full_piles=True)
-    first.update(deck_counts(game))
+    observer = Observer(game, len(deck))
+    first = observer.observe(tuple(depths[0]))
+    first.update(observer.deck_counts())
     out = [protocol.encode(first)]
     for i, token in enumerate(moves):
         game.play_move(_resolve(game, MoveSpec.parse(token), len(deck) + 1))
-        out.append(protocol.encode(observe(game, len(deck), full_piles=i == len(moves) - 1)))
+        out.append(protocol.encode(observer.observe(tuple(depths[i + 1]))))
     game.destroy_game()
     os.write(1, b"".join(out))
     return 0

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .loader import API_FUNCTIONS, HEADERS, INCLUDE_DIR
+from .loader import API_FUNCTIONS, COURSE_HEADERS, INCLUDE_DIR
 from .sandbox import prepare_dir, run_limited
 
 CC = os.environ.get("CC", "gcc")
@@ -46,6 +46,7 @@ OUTPUT_KEEP = 4000  # characters of compiler output kept: head and tail
 COMPILE_SECONDS = 60
 COMPILE_OUTPUT_CAP = 1 << 20  # a #warning flood is killed past 1 MiB of diagnostics
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+MISSING_HEADER = re.compile(r"fatal error: ([^:\s]+): No such file or directory")
 
 
 @dataclass
@@ -115,7 +116,7 @@ def find_sources(folder: Path) -> SourceSet:
         result.compiled.append(INCLUDE_DIR / "Card.c")
         result.uses_course_card = True
         result.notes.append("No Card.c (no newCard) was handed in: built with the course's Card.c.")
-    for header in HEADERS:
+    for header in COURSE_HEADERS:
         mine = folder / header
         if mine.exists() and mine.read_text(errors="replace") != (INCLUDE_DIR / header).read_text():
             result.notes.append(f"Your {header} differs from the course's; the course's {header} was used.")
@@ -144,7 +145,7 @@ def build(folder: Path, *, extra_flags: list[str] | None = None, timeout: float 
     for p in folder.iterdir():
         if p.is_file() and p.suffix in (".c", ".h"):
             shutil.copyfile(p, stage / p.name)
-    for header in HEADERS:
+    for header in COURSE_HEADERS:
         shutil.copyfile(INCLUDE_DIR / header, stage / header)
     names = []
     for p in sources.compiled:
@@ -173,8 +174,13 @@ def build(folder: Path, *, extra_flags: list[str] | None = None, timeout: float 
         return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir,
                            problem="The compiler printed too much (over 1 MiB of messages) and was stopped.")
     if proc.returncode != 0 or not built.is_file():
-        return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir,
-                           problem="Your code did not compile. The compiler said:")
+        missing = MISSING_HEADER.findall(proc.stdout + proc.stderr)
+        problem = "Your code did not compile. The compiler said:"
+        if missing:
+            problem = (f"Your code includes {', '.join(dict.fromkeys(missing))}, which is not in your submission "
+                       f"and is not a course header ({', '.join(COURSE_HEADERS)}). Hand in every file your code "
+                       f"needs, and do not depend on files you do not hand in. The compiler said:")
+        return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir, problem=problem)
     lib_dir = prepare_dir(out_dir / "lib")  # only the library: this folder is mounted for the worker
     library = lib_dir / name
     shutil.copyfile(built, library)

@@ -20,87 +20,35 @@ from reference import Action, Deck, MoveSpec
 from reference.cards import COLOR_LETTERS, COLOR_NAMES
 from reference.rulings import BY_ID
 
-from .observe import MISSING, card_label
+from .focus import EVERYTHING, Focus
+from .observations import BY_NAME, ORDER, VALIDITY
+from .observe import MISSING, SKIPPED, card_label
 from .protocol import valid_observation
 from .reference_trace import Step, play
 from .results import Outcome
 
-# Field -> (the API call a student recognises, what it means in plain words).
-FIELDS: dict[str, tuple[str, str]] = {
-    "winner": ("gameWinner()", "who has won (-1 not finished, 4 no winner)"),
-    "current_player": ("currentPlayer()", "whose turn it is"),
-    "current_turn": ("currentTurn()", "the turn number"),
-    "num_turns": ("numTurns()", "the number of turns so far, this one included"),
-    "current_turn_moves": ("currentTurnMoves()", "actions taken so far this turn"),
-    "previous_turn_player": ("getPreviousTurnPlayer()", "who played the previous turn"),
-    "hand_card_count": ("handCardCount()", "the size of the current player's hand"),
-    "hand": ("handCard(i)", "the cards in the current player's hand"),
-    "hands": ("getHandCard(p, i)", "the cards in player p's hand"),
-    "card_counts": ("playerCardCount(p)", "how many cards player p holds"),
-    "points": ("playerPoints(p)", "the sum of the values in player p's hand"),
-    "top_discard": ("topDiscard()", "the top card of the discard pile"),
-    "top_discard_turn_number": ("getTopDiscardTurnNumber()", "the turn the top discard was played in"),
-    "number_of_two_cards_at_top": ("getNumberOfTwoCardsAtTop()", "how many 2s lie on top of the discard pile"),
-    "active_draw_twos": ("getActiveDrawTwos()", "how many 2s on top still have to be answered"),
-    "current_color": ("getCurrentColor()", "the colour the next card must match"),
-    "deck_pile": ("getDeckCard(n)", "the draw pile, next card first"),
-    "discard_pile": ("getDiscardPileCard(n)", "the discard pile, top first"),
-    "valid_draw": ("isValidMove(DRAW_CARD)", "whether the current player may draw now"),
-    "valid_end": ("isValidMove(END_TURN)", "whether the current player may end the turn now"),
-    "valid_play": ("isValidMove(PLAY_CARD)", "whether the current player may play this card now"),
-    "valid_foreign": ("isValidMove(PLAY_CARD)", "a card from ANOTHER player's hand must never be playable"),
-    "hand_end_null": ("handCard(handCardCount())", "one past the last card must be NULL"),
-    "num_cards": ("numCards()", "the size of the initial deck"),
-    "num_of_suit": ("numOfSuit(s)", "cards of each suit in the initial deck"),
-    "num_of_color": ("numOfColor(c)", "cards of each colour in the initial deck"),
-    "num_of_value": ("numOfValue(v)", "cards of each value in the initial deck"),
+# Observations whose value follows from others: when one of those has already differed, a
+# difference here shows nothing new (it is excused, and the test is inconclusive for it).
+DEPENDS_ON: dict[str, tuple[str, ...]] = {
+    **{o.name: o.depends_on for o in BY_NAME.values() if o.depends_on},
+    "hand": ("current_player", "hands"),
+    "hand_card_count": ("current_player", "hands", "card_counts"),
+    "hand_end_null": ("current_player", "hand_card_count"),
+    "points": ("hands",),
+    "previous_turn_player": ("current_player",),
+    "current_color": ("top_discard",),
+    "top_discard_turn_number": ("current_turn",),
+    "winner": ("hands", "card_counts", "deck_pile", "discard_pile"),
+    "valid_play": ("hand", "top_discard", "current_color", "active_draw_twos", "current_turn_moves", "winner",
+                   "current_player", "hands"),
+    "valid_draw": ("active_draw_twos", "current_turn_moves", "winner", "current_player", "deck_pile"),
+    "valid_end": ("active_draw_twos", "current_turn_moves", "winner", "current_player"),
 }
-ORDER = tuple(FIELDS)
-
-# The rule behind each observation, in plain words: what a failure message cites
-# when the test itself covers many rules (random games).
-FIELD_RULES: dict[str, tuple[str, str]] = {
-    "winner": ("R12, R13", "The game ends the moment a player puts down their last card (that player wins); "
-               "it ends with no winner when a player must draw and no card is left to draw."),
-    "current_player": ("R4, R8", "Only END_TURN passes the turn, to the next player (or the one after, if an A "
-                       "was played)."),
-    "current_turn": ("R4", "The turn number starts at 0 and goes up by one at each END_TURN."),
-    "num_turns": ("A31", "numTurns() is always currentTurn() + 1."),
-    "current_turn_moves": ("A32", "currentTurnMoves() counts the plays and draws made so far this turn."),
-    "previous_turn_player": ("A14", "getPreviousTurnPlayer() is the player who played the previous turn "
-                             "(skipped players hold no turn); -1 during turn 0."),
-    "hand_card_count": ("R2, R5, R6", "A hand loses the card played and gains each card drawn."),
-    "hand": ("R5, R6, R11", "A hand loses the card played and gains each card drawn, taken from the top of the "
-             "draw pile (after a recycle: the oldest discard)."),
-    "hands": ("R2, R5, R6, R11", "A hand loses the card played and gains each card drawn."),
-    "card_counts": ("R5, R6", "A hand loses the card played and gains each card drawn."),
-    "points": ("R14", "A player's points are the sum of the values in their hand (A=10 ... F=15)."),
-    "top_discard": ("R5", "The card played becomes the top of the discard pile."),
-    "top_discard_turn_number": ("R5, A15", "getTopDiscardTurnNumber() is the turn the top card was played in "
-                                "(-1 for the card turned up at the start)."),
-    "number_of_two_cards_at_top": ("R7, A9", "getNumberOfTwoCardsAtTop() counts the 2s lying one on another on "
-                                   "top of the discard pile, paid or not."),
-    "active_draw_twos": ("R7", "Each 2 played adds one active 2; the next player must draw 2 cards per active "
-                         "2 or play another 2; once they have drawn, the 2s are no longer active."),
-    "current_color": ("R9, A16", "After a D, the colour to match is the colour declared with it, while that D "
-                      "is on top; otherwise it is the top card's own colour."),
-    "deck_pile": ("R3, R6, R11", "Cards are drawn from the top of the draw pile; when it is empty, the discard "
-                  "pile except its top card is turned over so the oldest card is drawn first."),
-    "discard_pile": ("R5, R11", "Played cards go on top of the discard pile; a recycle leaves only the top card."),
-    "valid_draw": ("R6, R7, R15", "A player may draw once a turn before playing, or, facing active 2s, until "
-                   "2 cards per active 2 have been drawn."),
-    "valid_end": ("R4, R7, R15", "END_TURN is valid only after a play or a draw, and after the full penalty "
-                  "when 2s are active."),
-    "valid_play": ("R5, R7, R15", "A card may be played if it is in the hand, nothing was played or drawn yet "
-                   "this turn, and it is a ZERO or matches the top card's value, suit or current colour; facing "
-                   "active 2s only a 2 may be played."),
-    "valid_foreign": ("A25", "A card from another player's hand can never be played."),
-    "hand_end_null": ("A27", "Asking for the card one past the end of a hand gives NULL."),
-    "num_cards": ("A37", "numCards() is the size of the initial deck."),
-    "num_of_suit": ("A37", "numOfSuit() counts over the initial deck."),
-    "num_of_color": ("A37", "numOfColor() counts over the initial deck."),
-    "num_of_value": ("A37", "numOfValue() counts over the initial deck."),
-}
+_COUNTERS = ("current_turn", "num_turns", "current_turn_moves", "top_discard_turn_number",
+             "number_of_two_cards_at_top", "active_draw_twos")
+_SEATS = ("current_player", "previous_turn_player")
+_PILES = ("deck_pile", "discard_pile")
+_FOLLOW_THE_PILES = ("hand", "hands", "points")  # what a draw adds depends on the piles
 
 
 @dataclass
@@ -110,14 +58,18 @@ class Divergence:
     expected: Any
     got: Any
     label: str = ""  # for valid_play: the move tried; for hands: the player
+    change: bool = False  # compared as what the move changed (the values had differed before)
 
     def describe(self) -> str:
-        call, meaning = FIELDS[self.field]
+        o = BY_NAME[self.field]
+        call, meaning = o.call, o.meaning_words
         if self.field in ("valid_play", "valid_foreign"):
             call = f"isValidMove(PLAY_CARD {self.label})"
         elif self.field in ("hands", "card_counts", "points") and self.label:
             call = call.replace("(p", f"({self.label}")
-        return f"{call}  -- {meaning}\n    expected: {_show(self.expected)}\n    got:      {_show(self.got)}"
+        what = (f"{call}  -- {meaning}\n    (it already differed before this move, so what this move changed "
+                f"is compared)") if self.change else f"{call}  -- {meaning}"
+        return f"{what}\n    expected: {_show(self.expected)}\n    got:      {_show(self.got)}"
 
 
 @dataclass
@@ -127,6 +79,7 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     compared_steps: int = 0
     cut_at: int | None = None  # step after which readings differ and comparing stops
+    inconclusive: list[str] = field(default_factory=list)  # why this test could not judge all of its rule
 
     @property
     def passed(self) -> bool:
@@ -153,6 +106,13 @@ def _multiset(cards: list[list[int]]) -> list[str]:
     return sorted(_keys(cards))
 
 
+def _absent(value: Any) -> bool:
+    """A function the submission lacks, or a probe left out: nothing to compare."""
+    if isinstance(value, str):
+        return value in (MISSING, SKIPPED)
+    return isinstance(value, list) and any(isinstance(v, str) and v in (MISSING, SKIPPED) for v in value)
+
+
 def _hand_difference(expected: list[str], got: list[str]) -> tuple[str, str]:
     e, g = Counter(expected), Counter(got)
     missing, extra = e - g, g - e
@@ -163,56 +123,99 @@ def _hand_difference(expected: list[str], got: list[str]) -> tuple[str, str]:
     return exp, gotten
 
 
-def compare_step(k: int, ref: Step, got: dict[str, Any], notes: list[str]) -> Divergence | None:
-    exp = ref.obs
-    len_ = ref.lenient
-    for name in ORDER:
-        if name not in exp:
-            continue
-        e, g = exp[name], got.get(name, MISSING)
-        if g == MISSING or (isinstance(g, list) and MISSING in g):
-            continue  # the API-completeness tests report missing functions
-        if name == "winner":
-            if e != g:
-                if len_.winner_accepts and g in len_.winner_accepts:
-                    notes.append(f"after move {k}: gameWinner() {g} accepted (A50)")
-                    continue
-                if len_.field_is_lenient(name):
-                    continue
-                return Divergence(k, name, e, g)
-            continue
-        if name in ("valid_play", "valid_foreign"):
-            for label, ev in e.items():
-                gv = g.get(label)
-                key = label[:3]
-                if gv is None:
-                    continue  # the card is not in the submission's hand: 'hand' reports that
-                if ev != gv:
-                    ck = _card_key(key)
-                    if name == "valid_play" and len_.play_is_lenient(ck):
-                        why = len_.why(name, ck)
-                        notes.append(f"after move {k}: isValidMove(PLAY_CARD {label}) gave "
-                                     f"{_show(gv)}, the reference {_show(ev)}; accepted ({', '.join(why)})")
+class _StepJudge:
+    """Compares one game's steps in order, remembering which observations have already differed."""
+
+    def __init__(self, ref: list[Step], got: list[dict[str, Any]], focus: Focus,
+                 owners: dict[tuple[str, bool], str] | None) -> None:
+        self.ref, self.got, self.focus, self.owners = ref, got, focus, owners or {}
+        self.tainted: set[str] = set()  # observations that have differed (outside the focus, or leniently)
+        self.notes: list[str] = []
+        self.inconclusive: list[str] = []
+        self._noted: set[str] = set()
+
+    def owner(self, name: str, k: int) -> str:
+        test = self.owners.get((name, k > 0))
+        return f"the test {test} judges it" if test else "another test judges it"
+
+    def _outside(self, k: int, name: str, d: Divergence, why: str = "") -> None:
+        """A difference this test does not judge: a note (once per observation), never a failure."""
+        if name not in VALIDITY:
+            self.tainted.add(name)
+        if name in self._noted:
+            return
+        self._noted.add(name)
+        where = "right after newGame" if k == 0 else f"after move {k}"
+        call = BY_NAME[name].call if not d.label or name not in ("valid_play", "valid_foreign") \
+            else f"isValidMove(PLAY_CARD {d.label})"
+        self.notes.append(f"{where}: {call} differs ({_brief(d.expected)} expected, {_brief(d.got)} got); "
+                          f"{why or 'not the rule of this test'}: {self.owner(name, k)}")
+
+    def judge(self, k: int, name: str, d: Divergence) -> Divergence | None:
+        """The divergence if this test holds it against the submission, else None (noted)."""
+        causes = [c for c in DEPENDS_ON.get(name, ()) if c in self.tainted]
+        if causes:
+            self._outside(k, name, d, f"it follows from {BY_NAME[causes[0]].call}, which differed before")
+            if self.focus.covers(name, k, self.ref[k].obs):
+                self.inconclusive.append(f"after move {k}: {BY_NAME[name].call} could not be judged because "
+                                         f"{BY_NAME[causes[0]].call} differed before ({self.owner(causes[0], k)})")
+            return None
+        if self.focus.covers(name, k, self.ref[k].obs):
+            return d
+        self._outside(k, name, d)
+        return None
+
+    def step(self, k: int) -> Divergence | None:
+        exp, len_, obs = self.ref[k].obs, self.ref[k].lenient, self.got[k]
+        for name in ORDER:
+            if name not in exp:
+                continue
+            e, g = exp[name], obs.get(name, MISSING)
+            if _absent(g):
+                continue  # the API-completeness tests report missing functions; crashed probes are charged apart
+            if name in ("valid_play", "valid_foreign"):
+                for label, ev in e.items():
+                    gv = g.get(label)
+                    if gv is None or ev == gv:
+                        continue  # a card not in the submission's hand: 'hand' reports that
+                    if name == "valid_play" and len_.play_is_lenient(_card_key(label)):
+                        why = len_.why(name, _card_key(label))
+                        self.notes.append(f"after move {k}: isValidMove(PLAY_CARD {label}) gave {_show(gv)}, the "
+                                          f"reference {_show(ev)}; accepted ({', '.join(why)})")
                         continue
                     if name == "valid_foreign" and len_.field_is_lenient(name):
                         continue
-                    return Divergence(k, name, ev, gv, label)
-            continue
-        if e == g:
-            continue
-        if name in ("hand", "hands", "deck_pile", "discard_pile", "top_discard"):
-            if _same_cards(name, e, g):
+                    d = self.judge(k, name, Divergence(k, name, ev, gv, label))
+                    if d:
+                        return d
                 continue
-        if len_.field_is_lenient(name):
-            notes.append(f"after move {k}: {FIELDS[name][0]} differs ({_brief(e)} vs {_brief(g)}); "
-                         f"accepted ({', '.join(len_.why(name))})")
-            continue
-        return _divergence(k, name, e, g)
-    return None
+            if name == "winner" and e != g and len_.winner_accepts and g in len_.winner_accepts:
+                self.notes.append(f"after move {k}: gameWinner() {g} accepted (A50)")
+                continue
+            if _same(name, e, g):
+                self.tainted.discard(name)
+                continue
+            if len_.field_is_lenient(name):
+                self.notes.append(f"after move {k}: {BY_NAME[name].call} differs ({_brief(e)} vs {_brief(g)}); "
+                                  f"accepted ({', '.join(len_.why(name))})")
+                continue
+            if k > 0 and (name in self.tainted or (name in _FOLLOW_THE_PILES and self.tainted & set(_PILES))):
+                change = _change(name, self.ref[k - 1].obs, exp, self.got[k - 1], obs, self.tainted)
+                if change is None:
+                    self.tainted.add(name)  # it differed before; this move changed it as it should
+                    continue
+                d = self.judge(k, name, change)
+            else:
+                d = self.judge(k, name, _divergence(k, name, e, g))
+            if d:
+                return d
+        return None
 
 
 def _brief(v: Any) -> str:
     if isinstance(v, list) and v and isinstance(v[0], list):
+        if v and isinstance(v[0][0], list):  # hands
+            return "other hands"
         return " ".join(_keys(v)) if len(v) < 12 else f"{len(v)} cards"
     return _show(v)
 
@@ -221,14 +224,72 @@ def _card_key(label: str) -> tuple[int, int, int]:
     return (int(label[0], 16), COLOR_LETTERS.index(label[1]), "HDCSQ".index(label[2]))
 
 
-def _same_cards(name: str, e: Any, g: Any) -> bool:
+def _same(name: str, e: Any, g: Any) -> bool:
+    if e == g:
+        return True
     if name == "top_discard":
         return (e is None and g is None) or (e is not None and g is not None and e[:3] == g[:3])
     if name == "hand":
         return _multiset(e) == _multiset(g)
     if name == "hands":
-        return all(_multiset(a) == _multiset(b) for a, b in zip(e, g))
-    return _keys(e) == _keys(g)  # piles: order matters
+        return len(e) == len(g) and all(_multiset(a) == _multiset(b) for a, b in zip(e, g))
+    if name in ("deck_pile", "discard_pile"):
+        return _keys(e) == _keys(g)  # piles: order matters
+    return False
+
+
+def _cards_change(before: list[list[int]], after: list[list[int]]) -> tuple[Counter[str], Counter[str]]:
+    b, a = Counter(_keys(before)), Counter(_keys(after))
+    return b - a, a - b  # lost, gained
+
+
+def _change(name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any], gn: dict[str, Any],
+            tainted: set[str]) -> Divergence | None:
+    """Judge move k by what it changed, for an observation whose values differ: None if the
+    change is right (the difference came from before), else the divergence of the change."""
+    e0, e1, g0, g1 = ep.get(name), en[name], gp.get(name), gn[name]
+    if _absent(g0) or name not in ep:
+        return None
+    faces_unknown = bool(tainted & set(_PILES))  # drawn cards may rightly differ
+    player_changed = ep.get("current_player") != en.get("current_player")
+
+    def diff(exp_change: Any, got_change: Any) -> Divergence | None:
+        return None if exp_change == got_change else Divergence(-1, name, exp_change, got_change, change=True)
+
+    if name in _COUNTERS or (name == "hand_card_count" and not player_changed):
+        return diff(f"{e1 - e0:+d}", f"{g1 - g0:+d}")
+    if name in _SEATS:
+        return diff(f"{(e1 - e0) % 4:+d} seat(s)", f"{(g1 - g0) % 4:+d} seat(s)")
+    if name in ("winner", "current_color", "top_discard"):
+        show = (lambda c: "NULL" if c is None else card_label(c)) if name == "top_discard" else _show
+        same0 = _same(name, e0, e1)
+        return diff("unchanged" if same0 else f"becomes {show(e1)}",
+                    "unchanged" if _same(name, g0, g1) else f"becomes {show(g1)}")
+    if name in ("hand", "hands"):
+        if name == "hand" and player_changed:
+            return None
+        pairs = [(e0, e1, g0, g1)] if name == "hand" else list(zip(e0, e1, g0, g1))
+        for p, (a0, a1, b0, b1) in enumerate(pairs):
+            lost_e, gained_e = _cards_change(a0, a1)
+            lost_g, gained_g = _cards_change(b0, b1)
+            exp_gain = f"{sum(gained_e.values())} card(s)" if faces_unknown else " ".join(sorted(gained_e.elements()))
+            got_gain = f"{sum(gained_g.values())} card(s)" if faces_unknown else " ".join(sorted(gained_g.elements()))
+            d = diff(f"lost {' '.join(sorted(lost_e.elements())) or 'nothing'}, gained {exp_gain or 'nothing'}",
+                     f"lost {' '.join(sorted(lost_g.elements())) or 'nothing'}, gained {got_gain or 'nothing'}")
+            if d:
+                d.label = "" if name == "hand" else str(p)
+                return d
+        return None
+    if name in ("card_counts", "points"):
+        if name == "points" and faces_unknown:
+            return None
+        for p, (a0, a1, b0, b1) in enumerate(zip(e0, e1, g0, g1)):
+            if _absent(b0) or _absent(b1):
+                continue
+            if a1 - a0 != b1 - b0:
+                return Divergence(-1, name, f"{a1 - a0:+d}", f"{b1 - b0:+d}", str(p), change=True)
+        return None
+    return None  # piles, once they have differed, show nothing new
 
 
 def _divergence(k: int, name: str, e: Any, g: Any) -> Divergence:
@@ -240,7 +301,7 @@ def _divergence(k: int, name: str, e: Any, g: Any) -> Divergence:
             if _multiset(a) != _multiset(b):
                 exp, got = _hand_difference(_multiset(a), _multiset(b))
                 return Divergence(k, name, exp, got, label=str(p))
-    if name in ("card_counts", "points"):
+    if name in ("card_counts", "points", "num_of_suit", "num_of_color", "num_of_value"):
         for p, (a, b) in enumerate(zip(e, g)):
             if a != b:
                 return Divergence(k, name, a, b, label=str(p))
@@ -266,24 +327,19 @@ def validity_label(spec: MoveSpec) -> tuple[str, str]:
     return "valid_play", str(spec)
 
 
-def contested_moves(moves: Sequence[MoveSpec], ref: list[Step]) -> list[int]:
-    """Moves whose validity a LENIENT ruling leaves open in the state before them."""
-    out = []
-    for i, spec in enumerate(moves):
-        name, label = validity_label(spec)
-        lenient = ref[i].lenient
-        if name == "valid_play" and lenient.play_is_lenient(spec.card_key):  # type: ignore[arg-type]
-            out.append(i)
-        elif name != "valid_play" and lenient.field_is_lenient(name):
-            out.append(i)
-    return out
+def _move_is_lenient(spec: MoveSpec, step: Step) -> bool:
+    """Does a LENIENT ruling leave this move's validity open in the state before it?"""
+    name, _label = validity_label(spec)
+    if name == "valid_play":
+        return step.lenient.play_is_lenient(spec.card_key)  # type: ignore[arg-type]
+    return step.lenient.field_is_lenient(name)
 
 
 def _identity_problem(k: int, spec: MoveSpec, before: dict[str, Any], after: dict[str, Any]) -> str | None:
     """A46: the played card is the new top discard; a drawn card is the former top of the draw pile."""
     if spec.action == Action.PLAY_CARD:
         hand, top = before.get("hand"), after.get("top_discard")
-        if hand in (MISSING, None) or top in (MISSING, None):
+        if _absent(hand) or hand is None or _absent(top) or top is None:
             return None
         played = next((c for c in hand if tuple(c[:3]) == spec.card_key), None)
         if played is not None and top[3] != played[3]:
@@ -292,7 +348,7 @@ def _identity_problem(k: int, spec: MoveSpec, before: dict[str, Any], after: dic
                     f"itself, not a copy (A46).")
     elif spec.action == Action.DRAW_CARD:
         pile, hand = before.get("deck_pile"), after.get("hand")
-        if pile in (MISSING, None) or not pile or hand in (MISSING, None):
+        if _absent(pile) or not pile or _absent(hand) or hand is None:
             return None
         if after.get("current_player") != before.get("current_player"):
             return None
@@ -304,36 +360,65 @@ def _identity_problem(k: int, spec: MoveSpec, before: dict[str, Any], after: dic
     return None
 
 
+def _recycled(exp: dict[str, Any], got: dict[str, Any]) -> bool:
+    """Do the piles show a recycle the reference has not made yet (A22's eager reading)?"""
+    return any(not _absent(got[p]) and not _same(p, exp[p], got[p]) for p in _PILES)
+
+
 def compare(moves: Sequence[MoveSpec], ref: list[Step], got: list[dict[str, Any]],
-            events: list[dict[str, Any]] | None = None) -> Comparison:
-    """The first strict difference between the traces, or none."""
-    notes: list[str] = []
+            events: list[dict[str, Any]] | None = None, *, focus: Focus = EVERYTHING,
+            owners: dict[tuple[str, bool], str] | None = None) -> Comparison:
+    """The first difference this test holds against the submission, or none.
+
+    Only observations in ``focus`` can fail the test; other differences are notes
+    naming the test that owns them (``owners``).  An observation that has differed
+    is judged afterwards on what each move changed, so a bug is not counted again.
+    """
+    judge = _StepJudge(ref, got, focus, owners)
     stop_events = {e.get("i"): e.get("t") for e in events or [] if e.get("t") in ("refused", "no_card")}
+
+    def result(d: Divergence | None = None, **kw: Any) -> Comparison:
+        return Comparison(d, notes=judge.notes, inconclusive=judge.inconclusive, **kw)
+
     for k, obs in enumerate(got):
         if k >= len(ref):
             break
         problem = valid_observation(obs, first=(k == 0))
         if problem:
-            return Comparison(Divergence(k, "winner", "a readable observation", problem), notes=notes)
-        d = compare_step(k, ref[k], obs, notes)
+            return result(Divergence(k, "winner", "a readable observation", problem), compared_steps=k)
+        d = judge.step(k)
         if d:
-            return Comparison(d, notes=notes, compared_steps=k)
+            d.step = k
+            return result(d, compared_steps=k)
         if k > 0:
             ident = _identity_problem(k, moves[k - 1], got[k - 1], obs)
-            if ident:
-                return Comparison(None, identity_problem=ident, notes=notes, compared_steps=k)
+            if ident and judge.focus.covers("identity", k, ref[k].obs):
+                return result(None, identity_problem=ident, compared_steps=k)
+            if ident and "identity" not in judge._noted:
+                judge._noted.add("identity")
+                judge.notes.append(f"{ident} Not the rule of this test: {judge.owner('identity', k)}")
         if ref[k].lenient.winner_accepts and obs["winner"] != ref[k].obs["winner"]:
-            return Comparison(None, notes=notes, compared_steps=k, cut_at=k)
-        if "A22" in ref[k].lenient.why("deck_pile") and obs["deck_pile"] not in (MISSING, []):
-            notes.append(f"after move {k}: your draw pile was refilled as soon as it ran out (A22, accepted); "
-                         f"from here the two games hold different cards, so the rest was not compared")
-            return Comparison(None, notes=notes, compared_steps=k, cut_at=k)
-        if k in stop_events:
-            if stop_events[k] == "refused":
-                notes.append(f"your isValidMove() refused move {k + 1} ({moves[k]}), which the rules leave "
-                             f"open; the rest of this scenario was not compared")
-            return Comparison(None, notes=notes, compared_steps=k, cut_at=k)
-    return Comparison(None, notes=notes, compared_steps=len(got))
+            return result(None, compared_steps=k, cut_at=k)
+        if "A22" in ref[k].lenient.why("deck_pile") and _recycled(ref[k].obs, obs):
+            judge.notes.append(f"after move {k}: your draw pile was refilled as soon as it ran out (A22, accepted); "
+                               f"from here the two games hold different cards, so the rest was not compared")
+            return result(None, compared_steps=k, cut_at=k)
+        if k in stop_events and k < len(moves):
+            spec = moves[k]
+            if stop_events[k] == "refused" and _move_is_lenient(spec, ref[k]):
+                judge.notes.append(f"your isValidMove() refused move {k + 1} ({spec}), which the rules leave "
+                                   f"open; the rest of this scenario was not compared")
+            elif stop_events[k] == "refused":
+                name, _ = validity_label(spec)
+                judge.inconclusive.append(
+                    f"your isValidMove() refused move {k + 1} ({spec}), which this test needs; "
+                    f"{judge.owner(name, k)}, so the rest of this test was not played")
+            else:
+                judge.inconclusive.append(
+                    f"move {k + 1} ({spec}) needs a card your game did not put in that player's hand "
+                    f"({judge.owner('hands', k)}), so the rest of this test was not played")
+            return result(None, compared_steps=k, cut_at=k)
+    return result(None, compared_steps=len(got))
 
 
 # ---- messages ----------------------------------------------------------------------
@@ -362,9 +447,8 @@ def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpe
     """The failure message for a wrong result.  ``says`` empty: cite the rule of the observation."""
     step = cmp.divergence.step if cmp.divergence else cmp.compared_steps
     if not says:
-        field_name = cmp.divergence.field if cmp.divergence else "top_discard"
-        clause, says = FIELD_RULES[field_name]
-        rules = [clause]
+        o = BY_NAME[cmp.divergence.field if cmp.divergence else "identity"]
+        says, rules = o.rule, list(o.clauses)
     lines = [f"Rule ({', '.join(rules)}): {says}"]
     if step == 0:
         lines.append("Straight after newGame(deck):")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -18,6 +19,7 @@ from .config import MarkingConfig
 from .loader import API_FUNCTIONS
 from .results import Outcome, TestResult
 from .sandbox import detect_mode
+from .focus import owners
 from .scenarios import Scenario, load_scenarios
 from .session import SubmissionSession
 
@@ -136,28 +138,38 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, scenarios: list[
 
     with SubmissionSession.open(folder, limits=config.limits, strict=config.strict_rulings,
                                 compile_timeout=config.compile_seconds) as session:
+        session.owners = owners(scenarios)
         for t in _build_tests(session):
             add(t)
-        replayable = []  # scenarios worth replaying natively in the memory stage
+        replayable, not_replayed = [], []  # scenarios worth replaying natively in the memory stage
         for s in scenarios:
-            t = session.run_scenario(s)
+            t = guarded(s.id, s.group, s.rules, "scenario", lambda s=s: session.run_scenario(s))
             t.hidden = t.hidden or config.hidden(s.group)
             add(t)
-            if t.outcome not in (Outcome.TIMED_OUT, Outcome.WORKER_LOST, Outcome.OUTPUT):
+            if t.outcome in (Outcome.TIMED_OUT, Outcome.WORKER_LOST, Outcome.OUTPUT):
+                not_replayed.append(s.id)
+            else:
                 replayable.append(s)
+        # A rule family a scenario already failed costs no second deduction in the random games.
+        charged = {}
+        for t in tests:
+            if t.kind == "scenario" and t.rule_family and t.outcome.family == "fail":
+                charged.setdefault(t.rule_family, t.id)
         n_random = config.random_games if random_games is None else random_games
         if n_random:
             from .random_games import run_random_games  # noqa: PLC0415 - optional stage
 
-            for t in run_random_games(session, n_random):
+            for t in guarded_many("random/games", "random", "random",
+                                  lambda: run_random_games(session, n_random)):
+                if not t.passed and t.outcome is not Outcome.ERROR and t.rule_family in charged:
+                    t.charged_to = charged[t.rule_family]
+                    t.notes.append(f"Not counted again: {t.charged_to} already failed on this rule family.")
                 add(t)
         if memory:
             from .memcheck import run_memory_stage  # noqa: PLC0415 - optional stage
 
-            for t in run_memory_stage(session, replayable):
-                if len(replayable) < len(scenarios):
-                    t.notes.append(f"{len(scenarios) - len(replayable)} scenario(s) that timed out or flooded "
-                                   "the output were not replayed")
+            for t in guarded_many("memory/replays", "memory", "memory",
+                                  lambda: run_memory_stage(session, replayable, not_replayed)):
                 add(t)
         if session.limits_note:
             tests[0].notes.append(session.limits_note)
@@ -173,12 +185,37 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, scenarios: list[
     return result
 
 
+GRADER_FAULT = ("The grader itself failed while running this test. This is a bug in the grader, not in your "
+                "code: please tell the course staff, who will regrade once it is fixed.\n")
+
+
+def _error(test_id: str, group: str, rules: Any, kind: str) -> TestResult:
+    return TestResult(test_id, group, tuple(rules), 1.0, Outcome.ERROR, kind=kind,
+                      message=GRADER_FAULT + traceback.format_exc(limit=8))
+
+
+def guarded(test_id: str, group: str, rules: Any, kind: str, run: Callable[[], TestResult]) -> TestResult:
+    """Run one test; an exception of the grader's own is that test's ERROR, never a FAIL."""
+    try:
+        return run()
+    except Exception:  # noqa: BLE001 - any fault of ours is reported as such
+        return _error(test_id, group, rules, kind)
+
+
+def guarded_many(test_id: str, group: str, kind: str, run: Callable[[], list[TestResult]]) -> list[TestResult]:
+    try:
+        return run()
+    except Exception:  # noqa: BLE001
+        return [_error(test_id, group, (), kind)]
+
+
 def mark(tests: list[TestResult], config: MarkingConfig) -> list[GroupMarks]:
-    """Marks per group: a group's marks shared among its tests by weight."""
+    """Marks per group: a group's marks shared among its tests by weight.
+
+    What each test earns is ``TestResult.earns_marks``."""
     groups: dict[str, list[TestResult]] = {}
     for t in tests:
-        key = {"build": "build", "random": "random_games", "memory": "memory"}.get(t.kind if t.kind != "api" else "build", t.group)
-        groups.setdefault(key, []).append(t)
+        groups.setdefault(t.mark_group, []).append(t)
     out = []
     for name, ts in groups.items():
         if name in ("build", "random_games", "memory"):
@@ -186,7 +223,7 @@ def mark(tests: list[TestResult], config: MarkingConfig) -> list[GroupMarks]:
         else:
             max_marks = config.group_marks(name)
         total_w = sum(t.weight for t in ts) or 1.0
-        passed_w = sum(t.weight for t in ts if t.passed)
+        passed_w = sum(t.weight * t.earns_marks for t in ts)
         if name == "random_games" and config.random_scoring == "all_or_nothing":
             marks = max_marks if passed_w == total_w else 0.0
         else:

@@ -6,38 +6,58 @@ snake_case methods.  The worker calls it on the student's game and sends the
 result back; the grader calls it on the reference.  A trace is the list of
 observations after newGame and after each move.
 
+Each observation of ``grader.observations`` is one *probe*.  Probes read by
+counts, never by walking until NULL: a hand by ``handCardCount()`` /
+``playerCardCount(p)``, a pile as deep as the grader asks (the reference's
+pile size, capped).  Whether one past the end is NULL (A27) is a probe of its
+own.  Before every call the probe tells ``trace`` which call it is making, so a
+crash or a hang is pinned on that call; a probe that crashed can be left out
+(``skip``) and the game played again without it.
+
 A card is observed as ``[value, colour, suit, ident]``: what it looks like plus
 an identity (a pointer on the C side) used only within one trace, for the
-identity rules (A46).
+identity rules (A46).  A NULL where a card should be is ``[-1, -1, -1, 0]``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Callable
 
-from reference.cards import COLOR_LETTERS, format_key
+from reference.cards import COLOR_LETTERS, Value, format_key
 from reference.moves import Action, PlayerMove
-from reference.cards import Value
+
+from .loader import API_FUNCTIONS
+from .observations import DECK_COUNTS, ORDER
 
 # How far down each pile to look when the deck is large (observing an 800-card
 # pile after every move costs more than it tells).
 FULL_PILES_UP_TO = 40
 PILE_DEPTH = 8
-HAND_CAP = 1000  # a hand walk stops here: no legal hand is larger than the deck
+HAND_CAP = 1000  # no legal hand is larger than the deck: a count beyond this is not believed
 FOREIGN_PROBES = 3
 
 MISSING = "missing"  # an observation whose API function the submission lacks
+SKIPPED = "skipped"  # a probe left out because it crashed or hung before
+NULL_CARD = [-1, -1, -1, 0]
+
+# Probe numbers for the call-in-progress record: the observations, then the calls that are not probes.
+PROBE_IDS = {name: i for i, name in enumerate(ORDER)}
+NEW_GAME, PLAY_MOVE, DESTROY_GAME, FIND_CARD, LOADING = -1, -2, -3, -4, -5
+CALL_IDS = {name: i for i, name in enumerate(API_FUNCTIONS)}
+
+Trace = Callable[[int, int, int, int], None]  # (probe, call, a, b)
 
 
-class GameAPI(Protocol):  # the shape both engines share
-    def hand_card(self, index: int) -> Any: ...
-    def is_valid_move(self, move: Any) -> bool: ...
+def _no_trace(_probe: int, _call: int, _a: int, _b: int) -> None:
+    return None
 
 
 def card_label(key: Any) -> str:
-    """A card's notation (``5RH``), or ``<v,c,s>`` when a submission returns values no card
-    has (a freed card, garbage memory): what it returns must never break the grader."""
+    """A card's notation (``5RH``), ``NULL``, or ``<v,c,s>`` when a submission returns values no
+    card has (a freed card, garbage memory): what it returns must never break the grader."""
     v, c, s = (int(x) for x in key[:3])
+    if (v, c, s) == (-1, -1, -1):
+        return "NULL"
     if 0 <= v < 16 and 0 <= c < 5 and 0 <= s < 5:
         return format_key((v, c, s))
     return f"<{v},{c},{s}>"
@@ -47,97 +67,185 @@ def card_name(data: list[int] | None) -> str:
     return "NULL" if data is None else card_label(data)
 
 
-def _walk(get, cap: int) -> list[Any]:
-    cards = []
-    for i in range(cap):
-        c = get(i)
-        if c is None:
-            break
-        cards.append(c)
-    return cards
+def pile_depths(game: Any, full: bool) -> tuple[int, int]:
+    """How deep to read the draw and discard piles of the reference ``game`` (the worker is told)."""
+    sizes = (game.draw_pile_size(), game.discard_pile_size())
+    if full or game.num_cards() <= FULL_PILES_UP_TO:
+        return sizes
+    return min(sizes[0], PILE_DEPTH), min(sizes[1], PILE_DEPTH)
 
 
-def deck_counts(game: Any) -> dict[str, Any]:
-    """A37: counts over the initial deck; observed once, after newGame."""
-    return {
-        "num_cards": _int(game, "num_cards"),
-        "num_of_suit": [_int(game, "num_of_suit", s) for s in range(5)],
-        "num_of_color": [_int(game, "num_of_color", c) for c in range(5)],
-        "num_of_value": [_int(game, "num_of_value", v) for v in range(16)],
-    }
+class Observer:
+    """Observes one game, step after step; ``trace`` hears of every call before it is made."""
 
+    def __init__(self, game: Any, deck_size: int, *, ident: Callable[[Any], int] | None = None,
+                 skip: frozenset[str] = frozenset(), trace: Trace = _no_trace) -> None:
+        self.game = game
+        self.deck_size = deck_size
+        self.ident = ident or (lambda c: c.ident)
+        self.skip = skip
+        self.trace = trace
+        self.cap = min(deck_size + 1, HAND_CAP)
 
-def _int(game: Any, name: str, *args: int) -> Any:
-    fn = getattr(game, name, None)
-    if fn is None:
-        return MISSING
-    return int(fn(*args))
+    def _cd(self, card: Any) -> list[int]:
+        return NULL_CARD if card is None else [int(card.value), int(card.color), int(card.suit),
+                                               int(self.ident(card))]
 
+    def _int(self, probe: str, cname: str, method: str, *args: int) -> Any:
+        fn = getattr(self.game, method, None)
+        if fn is None:
+            return MISSING
+        self.trace(PROBE_IDS[probe], CALL_IDS[cname], args[0] if args else 0, 0)
+        return int(fn(*args))
 
-def observe(game: Any, deck_size: int, ident=None, full_piles: bool = False) -> dict[str, Any]:  # noqa: ANN001
-    """Every observation of ``game`` as it stands.  ``ident`` maps a card to its identity.
+    def _count(self, value: Any) -> int:
+        """A count the submission gave, as a number of reads we are willing to make."""
+        return max(0, min(value, self.cap)) if isinstance(value, int) else 0
 
-    The piles are observed down to ``PILE_DEPTH`` cards, or whole with ``full_piles``
-    (after newGame and after the last move, and always for small decks).
-    """
-    ident = ident or (lambda c: c.ident)
+    def deck_counts(self) -> dict[str, Any]:
+        """A37: counts over the initial deck; observed once, after newGame."""
+        out: dict[str, Any] = {}
+        for name, cname, n in zip(DECK_COUNTS, ("numCards", "numOfSuit", "numOfColor", "numOfValue"), (0, 5, 5, 16)):
+            if name in self.skip:
+                out[name] = SKIPPED
+            elif n == 0:
+                out[name] = self._int(name, cname, "num_cards")
+            else:
+                method = {"numOfSuit": "num_of_suit", "numOfColor": "num_of_color", "numOfValue": "num_of_value"}[cname]
+                out[name] = [self._int(name, cname, method, i) for i in range(n)]
+        return out
 
-    def cd(card: Any) -> list[int] | None:
-        return None if card is None else [int(card.value), int(card.color), int(card.suit), int(ident(card))]
+    def observe(self, depths: tuple[int, int]) -> dict[str, Any]:
+        """Every observation of the game as it stands; piles read ``depths`` deep."""
+        g, skip = self.game, self.skip
+        obs: dict[str, Any] = {}
+        for name, cname, method in _INT_PROBES:
+            obs[name] = SKIPPED if name in skip else self._int(name, cname, method)
 
-    obs: dict[str, Any] = {}
-    for name in ("current_player", "current_turn", "num_turns", "current_turn_moves",
-                 "get_previous_turn_player", "get_top_discard_turn_number",
-                 "get_number_of_two_cards_at_top", "get_active_draw_twos", "get_current_color",
-                 "hand_card_count", "game_winner"):
-        obs[_OBS_NAME.get(name, name)] = _int(game, name)
-    obs["top_discard"] = cd(game.top_discard()) if hasattr(game, "top_discard") else MISSING
+        if "top_discard" in skip:
+            obs["top_discard"] = SKIPPED
+        elif hasattr(g, "top_discard"):
+            self.trace(PROBE_IDS["top_discard"], CALL_IDS["topDiscard"], 0, 0)
+            top = g.top_discard()
+            obs["top_discard"] = None if top is None else self._cd(top)
+        else:
+            obs["top_discard"] = MISSING
 
-    cap = min(deck_size + 1, HAND_CAP)
-    if hasattr(game, "hand_card"):
-        hand = _walk(game.hand_card, cap)
-        obs["hand"] = [cd(c) for c in hand]
-        obs["hand_end_null"] = game.hand_card(len(hand)) is None
-    else:
-        hand = []
-        obs["hand"] = obs["hand_end_null"] = MISSING
-    if hasattr(game, "get_hand_card"):
-        obs["hands"] = [[cd(c) for c in _walk(lambda i, p=p: game.get_hand_card(p, i), cap)] for p in range(4)]
-    else:
-        obs["hands"] = MISSING
-    obs["card_counts"] = [_int(game, "player_card_count", p) for p in range(4)]
-    obs["points"] = [_int(game, "player_points", p) for p in range(4)]
+        hand: list[Any] = []
+        count = obs["hand_card_count"]
+        if "hand" in skip or count == SKIPPED:
+            obs["hand"] = SKIPPED
+        elif not hasattr(g, "hand_card") or count == MISSING:
+            obs["hand"] = MISSING
+        else:
+            probe, call = PROBE_IDS["hand"], CALL_IDS["handCard"]
+            for i in range(self._count(count)):
+                self.trace(probe, call, i, count)
+                hand.append(g.hand_card(i))
+            obs["hand"] = [self._cd(c) for c in hand]
+        if "hand_end_null" in skip:
+            obs["hand_end_null"] = SKIPPED
+        elif not hasattr(g, "hand_card") or not isinstance(count, int):
+            obs["hand_end_null"] = MISSING
+        else:
+            self.trace(PROBE_IDS["hand_end_null"], CALL_IDS["handCard"], count, count)
+            obs["hand_end_null"] = 0 <= count <= self.cap and g.hand_card(count) is None
 
-    depth = deck_size + 1 if full_piles or deck_size <= FULL_PILES_UP_TO else PILE_DEPTH
-    for name, fn in (("deck_pile", "get_deck_card"), ("discard_pile", "get_discard_pile_card")):
-        getter = getattr(game, fn, None)
-        obs[name] = MISSING if getter is None else [cd(c) for c in _walk(getter, depth)]
+        counts = obs["card_counts"] = ([SKIPPED] * 4 if "card_counts" in skip else
+                                       [self._int("card_counts", "playerCardCount", "player_card_count", p)
+                                        for p in range(4)])
+        obs["points"] = ([SKIPPED] * 4 if "points" in skip else
+                         [self._int("points", "playerPoints", "player_points", p) for p in range(4)])
+        if "hands" in skip or SKIPPED in counts:
+            obs["hands"] = SKIPPED
+        elif not hasattr(g, "get_hand_card") or MISSING in counts:
+            obs["hands"] = MISSING
+        else:
+            probe, call = PROBE_IDS["hands"], CALL_IDS["getHandCard"]
+            hands = []
+            for p in range(4):
+                cards = []
+                for i in range(self._count(counts[p])):
+                    self.trace(probe, call, p, i)
+                    cards.append(self._cd(g.get_hand_card(p, i)))
+                hands.append(cards)
+            obs["hands"] = hands
 
-    obs.update(validity(game, hand, obs["hands"]))
-    return obs
+        for (name, cname, method), depth in zip(_PILES, depths):
+            fn = getattr(g, method, None)
+            if name in skip:
+                obs[name] = SKIPPED
+            elif fn is None:
+                obs[name] = MISSING
+            else:
+                cards = []
+                for i in range(depth):
+                    self.trace(PROBE_IDS[name], CALL_IDS[cname], i, depth)
+                    cards.append(self._cd(fn(i)))
+                obs[name] = cards
 
+        obs.update(self.validity(hand, obs["hand"], obs["current_player"]))
+        return obs
 
-def validity(game: Any, hand: list[Any], hands: Any) -> dict[str, Any]:
-    """isValidMove for a battery of candidates: every card in hand (a D with
-    every colour), a few cards from other hands, DRAW_CARD and END_TURN."""
-    if not hasattr(game, "is_valid_move"):
-        return {"valid_play": MISSING, "valid_foreign": MISSING, "valid_draw": MISSING, "valid_end": MISSING}
-    play: dict[str, bool] = {}
-    for card in hand:
-        for move, label in play_moves(card):
-            if label not in play:
-                play[label] = bool(game.is_valid_move(move))
-    foreign: dict[str, bool] = {}
-    others = _foreign_cards(game, {lbl[:3] for lbl in play})
-    for card in others:
-        for move, label in play_moves(card):
-            foreign.setdefault(label, bool(game.is_valid_move(move)))
-    return {
-        "valid_play": play,
-        "valid_foreign": foreign,
-        "valid_draw": bool(game.is_valid_move(PlayerMove(Action.DRAW_CARD))),
-        "valid_end": bool(game.is_valid_move(PlayerMove(Action.END_TURN))),
-    }
+    def validity(self, hand: list[Any], hand_obs: Any, me: Any) -> dict[str, Any]:
+        """isValidMove for a battery of candidates: every card in hand (a D with every
+        colour), a few cards from other hands, DRAW_CARD and END_TURN."""
+        g, skip = self.game, self.skip
+        if not hasattr(g, "is_valid_move"):
+            return {name: MISSING for name in ("valid_play", "valid_foreign", "valid_draw", "valid_end")}
+        out: dict[str, Any] = {}
+        call = CALL_IDS["isValidMove"]
+        if "valid_play" in skip or hand_obs in (SKIPPED, MISSING):
+            out["valid_play"] = SKIPPED if hand_obs != MISSING else MISSING
+        else:
+            play: dict[str, bool] = {}
+            probe = PROBE_IDS["valid_play"]
+            for i, card in enumerate(hand):
+                if card is None:
+                    continue
+                for move, label in play_moves(card):
+                    if label not in play:
+                        self.trace(probe, call, i, int(move.next_color or 0))
+                        play[label] = bool(g.is_valid_move(move))
+            out["valid_play"] = play
+        if "valid_foreign" in skip or not isinstance(me, int):
+            out["valid_foreign"] = SKIPPED
+        else:
+            own = {card_label((c.value, c.color, c.suit)) for c in hand if c is not None}
+            foreign: dict[str, bool] = {}
+            probe = PROBE_IDS["valid_foreign"]
+            for p, card in self._foreign_cards(me, own):
+                for move, label in play_moves(card):
+                    self.trace(probe, call, 100 + p, int(move.next_color or 0))
+                    foreign.setdefault(label, bool(g.is_valid_move(move)))
+            out["valid_foreign"] = foreign
+        for name, action in (("valid_draw", Action.DRAW_CARD), ("valid_end", Action.END_TURN)):
+            if name in skip:
+                out[name] = SKIPPED
+            else:
+                self.trace(PROBE_IDS[name], call, -1 - int(action), 0)
+                out[name] = bool(g.is_valid_move(PlayerMove(action)))
+        return out
+
+    def _foreign_cards(self, me: int, own: set[str]) -> list[tuple[int, Any]]:
+        """A25: the first card of each other hand, none with a twin in the current hand."""
+        g = self.game
+        if not hasattr(g, "get_hand_card") or not hasattr(g, "player_card_count"):
+            return []
+        found = []
+        for p in range(4):
+            if p == me:
+                continue
+            self.trace(PROBE_IDS["valid_foreign"], CALL_IDS["playerCardCount"], p, 0)
+            if g.player_card_count(p) <= 0:
+                continue
+            self.trace(PROBE_IDS["valid_foreign"], CALL_IDS["getHandCard"], p, 0)
+            card = g.get_hand_card(p, 0)
+            if card is not None and card_label((card.value, card.color, card.suit)) not in own:
+                found.append((p, card))
+            if len(found) >= FOREIGN_PROBES:
+                break
+        return found
 
 
 def play_moves(card: Any) -> list[tuple[PlayerMove, str]]:
@@ -148,28 +256,55 @@ def play_moves(card: Any) -> list[tuple[PlayerMove, str]]:
     return [(PlayerMove(Action.PLAY_CARD, card, 0), name)]
 
 
-def _foreign_cards(game: Any, own: set[str]) -> list[Any]:
-    """A25: one card from each other hand, none with a twin in the current hand."""
-    if not hasattr(game, "get_hand_card") or not hasattr(game, "current_player"):
-        return []
-    me = int(game.current_player())
-    found = []
-    for p in range(4):
-        if p == me:
-            continue
-        card = game.get_hand_card(p, 0)
-        if card is not None and card_label((card.value, card.color, card.suit)) not in own:
-            found.append(card)
-        if len(found) >= FOREIGN_PROBES:
-            break
-    return found
+_INT_PROBES = (  # observation, C function, method: in the order they are observed
+    ("current_player", "currentPlayer", "current_player"),
+    ("current_turn", "currentTurn", "current_turn"),
+    ("num_turns", "numTurns", "num_turns"),
+    ("current_turn_moves", "currentTurnMoves", "current_turn_moves"),
+    ("previous_turn_player", "getPreviousTurnPlayer", "get_previous_turn_player"),
+    ("top_discard_turn_number", "getTopDiscardTurnNumber", "get_top_discard_turn_number"),
+    ("number_of_two_cards_at_top", "getNumberOfTwoCardsAtTop", "get_number_of_two_cards_at_top"),
+    ("active_draw_twos", "getActiveDrawTwos", "get_active_draw_twos"),
+    ("current_color", "getCurrentColor", "get_current_color"),
+    ("hand_card_count", "handCardCount", "hand_card_count"),
+    ("winner", "gameWinner", "game_winner"),
+)
+_PILES = (("deck_pile", "getDeckCard", "get_deck_card"), ("discard_pile", "getDiscardPileCard", "get_discard_pile_card"))
 
 
-_OBS_NAME = {
-    "get_previous_turn_player": "previous_turn_player",
-    "get_top_discard_turn_number": "top_discard_turn_number",
-    "get_number_of_two_cards_at_top": "number_of_two_cards_at_top",
-    "get_active_draw_twos": "active_draw_twos",
-    "get_current_color": "current_color",
-    "game_winner": "winner",
-}
+def describe_call(probe: int, call: int, a: int, b: int, moves: Any = (), step: int = 0) -> str:
+    """The call in progress, as a student would write it: ``handCard(7) with 7 cards in hand``."""
+    if probe == LOADING:
+        return "loading your library (before newGame: its global initialisers and constructors)"
+    if probe == NEW_GAME:
+        return "newGame(...)"
+    if probe == DESTROY_GAME:
+        return "destroyGame(game)"
+    if probe in (PLAY_MOVE, FIND_CARD):
+        move = moves[a] if 0 <= a < len(moves) else "?"
+        if probe == FIND_CARD:
+            return f"handCard({b}) while looking for the card of move {a + 1} ({move})"
+        return f"playMove({move}) at move {a + 1}"
+    if not 0 <= call < len(API_FUNCTIONS):
+        return "an API call"
+    name = API_FUNCTIONS[call]
+    if name == "handCard":
+        return f"handCard({a})" + (f" with {b} cards in hand" if probe == PROBE_IDS["hand_end_null"] else "")
+    if name == "getHandCard":
+        return f"getHandCard({a}, {b})"
+    if name in ("getDeckCard", "getDiscardPileCard"):
+        return f"{name}({a})"
+    if name == "isValidMove":
+        if a < 0:
+            return f"isValidMove({('DRAW_CARD', 'PLAY_CARD', 'END_TURN')[-1 - a] if -4 < a < 0 else a})"
+        if a >= 100:
+            return f"isValidMove(PLAY_CARD with the first card of player {a - 100})"
+        return f"isValidMove(PLAY_CARD handCard({a}))"
+    if name in ("numOfSuit", "numOfColor", "numOfValue", "playerCardCount", "playerPoints"):
+        return f"{name}({a})"
+    return f"{name}()"
+
+
+def probe_name(probe: int) -> str | None:
+    """The observation a probe number stands for; None for newGame, playMove and the like."""
+    return ORDER[probe] if 0 <= probe < len(ORDER) else None

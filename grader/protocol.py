@@ -125,7 +125,12 @@ def _is_cards(x: Any) -> bool:
 
 
 def _missing_or(check):  # noqa: ANN001, ANN202
-    return lambda x: x == "missing" or check(x)
+    """A value, or the word for a function the submission lacks or a probe left out."""
+    return lambda x: x in ("missing", "skipped") or check(x)
+
+
+def _four(x: Any) -> bool:
+    return isinstance(x, list) and len(x) == 4 and all(v in ("missing", "skipped") or _is_int(v) for v in x)
 
 
 INT_FIELDS = ("current_player", "current_turn", "num_turns", "current_turn_moves",
@@ -137,8 +142,8 @@ SCHEMA = {
     "hand": _missing_or(_is_cards),
     "hand_end_null": _missing_or(lambda x: isinstance(x, bool)),
     "hands": _missing_or(lambda x: isinstance(x, list) and len(x) == 4 and all(_is_cards(h) for h in x)),
-    "card_counts": lambda x: isinstance(x, list) and len(x) == 4 and all(v == "missing" or _is_int(v) for v in x),
-    "points": lambda x: isinstance(x, list) and len(x) == 4 and all(v == "missing" or _is_int(v) for v in x),
+    "card_counts": _four,
+    "points": _four,
     "deck_pile": _missing_or(_is_cards),
     "discard_pile": _missing_or(_is_cards),
     "valid_play": _missing_or(lambda x: isinstance(x, dict) and all(isinstance(k, str) and isinstance(v, bool) for k, v in x.items())),
@@ -148,9 +153,9 @@ SCHEMA = {
 }
 FIRST_STEP_SCHEMA = {
     "num_cards": _missing_or(_is_int),
-    "num_of_suit": lambda x: isinstance(x, list) and len(x) == 5 and all(v == "missing" or _is_int(v) for v in x),
-    "num_of_color": lambda x: isinstance(x, list) and len(x) == 5 and all(v == "missing" or _is_int(v) for v in x),
-    "num_of_value": lambda x: isinstance(x, list) and len(x) == 16 and all(v == "missing" or _is_int(v) for v in x),
+    "num_of_suit": _missing_or(lambda x: isinstance(x, list) and len(x) == 5 and all(v == "missing" or _is_int(v) for v in x)),
+    "num_of_color": _missing_or(lambda x: isinstance(x, list) and len(x) == 5 and all(v == "missing" or _is_int(v) for v in x)),
+    "num_of_value": _missing_or(lambda x: isinstance(x, list) and len(x) == 16 and all(v == "missing" or _is_int(v) for v in x)),
 }
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from reference import Deck, Game, IllegalMoveError, MoveSpec, leniency
 from reference.rulings import Leniency
 
-from .observe import deck_counts, observe
+from .observe import Observer, pile_depths
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +20,7 @@ class Step:
 
     obs: dict[str, Any]
     lenient: Leniency
+    depths: tuple[int, int]  # how deep the piles were read (the worker reads as deep)
 
 
 class ScenarioMoveError(ValueError):
@@ -47,14 +48,16 @@ def reference_trace(
     expectations); the differential uses the same depth as the worker.
     """
     game = Game(deck)
-    first = observe(game, len(deck), ident=id, full_piles=True)
-    first.update(deck_counts(game))
-    steps = [Step(first, leniency(game, strict))]
+    observer = Observer(game, len(deck), ident=id)
+    depths = pile_depths(game, True)
+    first = observer.observe(depths)
+    first.update(observer.deck_counts())
+    steps = [Step(first, leniency(game, strict), depths)]
     for i, spec in enumerate(moves):
         try:
             game.play_move(game.resolve(spec))
         except IllegalMoveError as err:
             raise ScenarioMoveError(f"move {i + 1} ({spec}): {err}") from err
-        whole = full_piles or i == len(moves) - 1
-        steps.append(Step(observe(game, len(deck), ident=id, full_piles=whole), leniency(game, strict)))
+        depths = pile_depths(game, full_piles or i == len(moves) - 1)
+        steps.append(Step(observer.observe(depths), leniency(game, strict), depths))
     return steps

@@ -43,6 +43,9 @@ from reference.moves import MoveSpec, parse_moves
 from .observe import card_label
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "scenarios"
+# A51: the smallest deck the grader ever deals (scenarios and random games); a course implementation
+# refuses decks under 30 cards, which the rules leave undefined.
+SMALLEST_DECK = 30
 
 INT_KEYS = frozenset({
     "current_player", "current_turn", "num_turns", "current_turn_moves", "previous_turn_player",
@@ -115,8 +118,8 @@ def _scenario(group: str, raw: dict[str, Any], source: str) -> Scenario:
         if ("deal" in raw) == ("deck" in raw):
             raise ScenarioError("give exactly one of 'deal' and 'deck'")
         deck = deal_to_deck(raw["deal"]) if "deal" in raw else Deck.parse(" ".join(expand(raw["deck"])))
-        if len(deck) < 29:
-            raise ScenarioError(f"the deck has {len(deck)} cards; a game needs at least 29 (A51)")
+        if len(deck) < SMALLEST_DECK:
+            raise ScenarioError(f"the deck has {len(deck)} cards; the grader uses at least {SMALLEST_DECK} (A51)")
         moves = tuple(parse_moves(raw.get("moves", "")))
         expectations = []
         for e in raw.get("expect", []):

@@ -8,6 +8,7 @@ what came back into a ``TestResult``.
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -15,10 +16,13 @@ from typing import Any, Sequence
 from reference import Deck, MoveSpec
 
 from .build import BuildResult, build
-from .differential import FIELD_RULES, classify, compare, contested_moves, explain, moves_by_turn
+from .differential import classify, compare, explain, moves_by_turn
+from .focus import EVERYTHING, Focus, focus_of, owners
+from .observations import BY_NAME
+from .observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE, describe_call, probe_name
 from .reference_trace import reference_trace
 from .results import Outcome, TestResult
-from .scenarios import Scenario
+from .scenarios import Scenario, load_scenarios
 from .worker_client import WorkerClient, WorkerLost
 
 DEFAULT_LIMITS = {"cpu": 5, "wall": 10.0, "memory_mb": 512, "output_kb": 4096}
@@ -26,6 +30,13 @@ DEFAULT_LIMITS = {"cpu": 5, "wall": 10.0, "memory_mb": 512, "output_kb": 4096}
 # milliseconds, and a submission that loops must not cost hours of a class's marking.
 TIMEOUTS_BEFORE_SHORT_LIMITS = 3
 SHORT_LIMITS = {"cpu": 1, "wall": 0.5}
+DESTROY = "destroy_game"  # destroyGame, left out like a probe when it crashes: the memory stage judges it
+
+
+@functools.cache
+def default_owners() -> dict[tuple[str, bool], str]:
+    """Which scenario of the shipped suite owns each observation (for notes)."""
+    return owners(load_scenarios())
 
 
 class SubmissionSession:
@@ -37,6 +48,8 @@ class SubmissionSession:
         self.strict = strict
         self.timeouts = 0
         self.client = WorkerClient(build_result.library) if build_result.library else None
+        self.bad_probes: set[str] = set()  # probes that crashed or hung in some game of this submission
+        self.owners = default_owners()
 
     @classmethod
     def open(cls, folder: Path, *, limits: dict[str, Any] | None = None, strict: frozenset[str] = frozenset(),
@@ -46,12 +59,19 @@ class SubmissionSession:
         return cls(Path(folder), result, {**DEFAULT_LIMITS, **(limits or {})}, strict)
 
     def run_scenario(self, scenario: Scenario) -> TestResult:
-        result = self.run_game(scenario.id, scenario.says, scenario.rules, scenario.deck, scenario.moves)
+        result = self.run_game(scenario.id, scenario.says, scenario.rules, scenario.deck, scenario.moves,
+                               focus=focus_of(scenario.rules))
         result.weight, result.hidden = scenario.weight, scenario.hidden
         return result
 
     def run_game(self, test_id: str, says: str, rules: Sequence[str], deck: Deck,
-                 moves: Sequence[MoveSpec], *, kind: str = "scenario") -> TestResult:
+                 moves: Sequence[MoveSpec], *, kind: str = "scenario", focus: Focus = EVERYTHING) -> TestResult:
+        """Play one game on both sides and judge it on ``focus``.
+
+        A probe (an observation call) that crashes or hangs outside the focus is
+        left out and the game played again: the crash is charged to the tests
+        that own that probe, never to this one.
+        """
         group = test_id.split("/")[0]
         base = TestResult(test_id, group, tuple(rules), 1.0, Outcome.NOT_RUN, kind=kind,
                           deck=str(deck), moves=" ".join(str(m) for m in moves))
@@ -60,45 +80,74 @@ class SubmissionSession:
             return base
         start = time.monotonic()
         ref = reference_trace(deck, moves, self.strict)
-        try:
-            raw = self.client.run([list(k) for k in deck.keys], [str(m) for m in moves],
-                                  stop_if_refused=contested_moves(moves, ref), limits=self.limits)
-        except WorkerLost as lost:
-            self._count_timeout()  # a lost worker cost a full wall limit too
-            base.outcome = Outcome.WORKER_LOST
-            base.message = (f"The sandbox running your code stopped answering ({lost}); it was restarted "
-                            "and the other tests still ran.")
-            base.seconds = time.monotonic() - start
-            return base
+        skip = {p for p in self.bad_probes if not _owns(focus, p)}
+        left_out: list[str] = []
+        while True:
+            try:
+                raw = self.client.run([list(k) for k in deck.keys], [str(m) for m in moves],
+                                      depths=[s.depths for s in ref], skip=sorted(skip - {DESTROY}),
+                                      destroy=DESTROY not in skip, limits=self.limits)
+            except WorkerLost as lost:
+                self._count_timeout()  # a lost worker cost a full wall limit too
+                base.outcome = Outcome.WORKER_LOST
+                base.message = (f"The sandbox running your code stopped answering ({lost}); it was restarted "
+                                "and the other tests still ran.")
+                base.seconds = time.monotonic() - start
+                return base
+            trouble = classify(raw)
+            call = _call(raw) if trouble else None
+            probe = _probe_of(call)
+            if trouble and trouble[0] is Outcome.TIMED_OUT:
+                self._count_timeout()
+            if probe is None or probe in skip or _owns_at(focus, probe, call, ref):
+                break
+            self.bad_probes.add(probe)  # outside this test's focus: leave it out and play again
+            skip.add(probe)
+            what = describe_call(*call[1:], moves=moves) if call else probe
+            left_out.append(f"{trouble[0].value} in {what} after move {call[0]}; that is not the rule of this "
+                            f"test ({self._owner_of(probe, call[0])}), so the game was played again without it")
         base.seconds = time.monotonic() - start
+        base.skipped_probes = sorted(skip)
         base.stdout, base.stderr = str(raw.get("stdout", ""))[:65536], str(raw.get("stderr", ""))[:65536]
-        steps = raw.get("steps")
-        events = raw.get("events")
+        steps, events = raw.get("steps"), raw.get("events")
         if not isinstance(steps, list) or not isinstance(events, list):
             base.outcome, base.message = Outcome.PROTOCOL, "The sandbox sent an unreadable answer."
             return base
         events = [e for e in events if isinstance(e, dict)]
-        cmp = compare(moves, ref, steps, events)
-        base.notes = cmp.notes
+        cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners)
+        base.notes = left_out + cmp.notes
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
             base.outcome = Outcome.WRONG
             base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
             base.message = explain(says, rules, deck, moves, cmp)
+            base.failed_on = cmp.divergence.field if cmp.divergence else "identity"
+            base.rule_family = BY_NAME[base.failed_on].family
             if not says:  # a random game: cite the rule of what differed
-                clause = FIELD_RULES[cmp.divergence.field][0] if cmp.divergence else "A46"
-                base.rules = tuple(clause.split(", "))
+                base.rules = BY_NAME[cmp.divergence.field if cmp.divergence else "identity"].clauses
             return base
-        trouble = classify(raw)
-        if trouble is not None and cmp.cut_at is None:
+        if trouble is not None:  # never dropped, a lenient cut or not: the worker plays no refused move
             base.outcome, what = trouble
-            if base.outcome is Outcome.TIMED_OUT:
-                self._count_timeout()
             base.failed_after = min(len(steps), len(moves))
+            base.rule_family = BY_NAME[probe].family if probe and probe in BY_NAME else "crashes"
+            base.failed_on = probe if probe and probe in BY_NAME else ""
             rule = f"Rule ({', '.join(rules)}): {says}\n" if says else ""
-            base.message = f"{rule}{what}\n{_where(deck, moves, steps, events)}"
+            after_cut = ("\n(The comparison had stopped earlier at a point the rules leave open; what your code "
+                         "did after it still counts.)") if cmp.cut_at is not None else ""
+            base.message = f"{rule}{what}\n{_where(deck, moves, steps, events, call)}{after_cut}"
+            return base
+        if cmp.inconclusive:
+            base.outcome = Outcome.INCONCLUSIVE
+            base.message = ("This test could not check its own rule all the way, because of a difference that "
+                            "another test judges (it is not counted twice):\n  " + "\n  ".join(cmp.inconclusive))
             return base
         base.outcome = Outcome.PASSED
         return base
+
+    def _owner_of(self, probe: str, step: int) -> str:
+        if probe == DESTROY:
+            return "the memory stage judges destroyGame"
+        test = self.owners.get((probe, step > 0))
+        return f"{test} judges it" if test else "another test judges it"
 
     def _count_timeout(self) -> None:
         self.timeouts += 1
@@ -125,17 +174,54 @@ class SubmissionSession:
         self.close()
 
 
-def _where(deck: Deck, moves: Sequence[MoveSpec], steps: list[Any], events: list[dict[str, Any]]) -> str:
-    """Where in the game it happened, from how far the worker got."""
+def _owns(focus: Focus, probe: str) -> bool:
+    return probe != DESTROY and probe in focus.names()
+
+
+def _owns_at(focus: Focus, probe: str, call: list[int] | None, ref: Sequence[Any]) -> bool:
+    """Does this test judge the probe that crashed, at the step it crashed in?"""
+    if probe == DESTROY or call is None:
+        return False
+    step = max(0, min(call[0], len(ref) - 1))
+    return focus.covers(probe, step, ref[step].obs)
+
+
+def _call(raw: dict[str, Any]) -> list[int] | None:
+    """The call in progress the worker read back (student-writable memory: checked)."""
+    call = raw.get("call")
+    if isinstance(call, list) and len(call) == 5 and all(isinstance(v, int) and not isinstance(v, bool) for v in call):
+        return call
+    return None
+
+
+def _probe_of(call: list[int] | None) -> str | None:
+    """The probe a crash happened in, when it is one a game can do without."""
+    if call is None:
+        return None
+    if call[1] == DESTROY_GAME:
+        return DESTROY
+    return probe_name(call[1])
+
+
+def _where(deck: Deck, moves: Sequence[MoveSpec], steps: list[Any], events: list[dict[str, Any]],
+           call: list[int] | None) -> str:
+    """Where in the game it happened: the call in progress, and the moves up to there."""
+    if call is not None and (probe_name(call[1]) is not None or call[1] < 0):
+        step = max(0, min(call[0], len(moves)))
+        what = describe_call(*call[1:], moves=moves)
+        if probe_name(call[1]) is not None:
+            o = BY_NAME[probe_name(call[1])]
+            where = ("right after newGame()" if step == 0 else f"after move {step}")
+            what = f"{what} {where}, while the grader was reading {o.call} ({o.meaning_words})"
+            upto = step
+        else:
+            upto = {DESTROY_GAME: len(moves), PLAY_MOVE: call[3] + 1, FIND_CARD: call[3] + 1}.get(call[1], 0)
+            upto = max(0, min(upto, len(moves)))
+        text = f"It happened in {what}."
+        if upto:
+            text += f"\nMoves up to there:\n    {moves_by_turn(deck, moves, upto)}"
+        return text
     observed = len(steps)
-    moved = sum(1 for e in events if e.get("t") == "moved")
     if observed == 0:
         return "It happened in newGame() or in the first look at the new game."
-    if observed == len(moves) + 1:
-        return (f"It happened after all {len(moves)} moves, in destroyGame().\nMoves:\n    "
-                f"{moves_by_turn(deck, moves, len(moves))}")
-    if moved >= observed:
-        where = f"in a query function (currentPlayer, handCard, isValidMove, ...) after move {moved}"
-    else:
-        where = f"in playMove() during move {observed} ({moves[observed - 1]})"
-    return f"It happened {where}.\nMoves up to there:\n    {moves_by_turn(deck, moves, min(observed, len(moves)))}"
+    return f"It happened after move {observed - 1}.\nMoves up to there:\n    {moves_by_turn(deck, moves, observed - 1)}"

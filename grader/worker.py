@@ -37,7 +37,7 @@ from typing import Any
 
 from grader import protocol
 from grader.loader import CLibrary, LoadError, warm_up
-from grader.observe import deck_counts, observe
+from grader.observe import CALL_IDS, DESTROY_GAME, FIND_CARD, LOADING, NEW_GAME, PLAY_MOVE, Observer
 from reference.moves import Action, MoveSpec, PlayerMove
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -68,7 +68,11 @@ class ResultsFull(Exception):
 
 
 class Results:
-    """The results area: ``[u64 bytes committed][u64 finished][frames...]``, frames as on a pipe.
+    """The results area: ``[u64 bytes committed][u64 finished][call in progress][frames...]``.
+
+    Frames are as on a pipe.  The call in progress (``CALL``: step, probe, C
+    call, two arguments) is written before every call into student code, so
+    when a child crashes or hangs the server can say where.
 
     The child appends a frame, then moves the committed length past it, so a
     child killed mid-write leaves only whole frames behind; it sets
@@ -79,10 +83,20 @@ class Results:
     """
 
     HEAD = struct.Struct("<QQ")
+    CALL = struct.Struct("<iiiii")
+    FRAMES_AT = 40  # after the head and the call slot
 
     def __init__(self, size: int | None = None) -> None:
         self.area = mmap.mmap(-1, size or RESULT_BYTES)  # MAP_SHARED | MAP_ANONYMOUS: shared with our children only
-        self.end = self.HEAD.size
+        self.end = self.FRAMES_AT
+        self.step = 0
+        self.CALL.pack_into(self.area, self.HEAD.size, 0, LOADING, 0, 0, 0)
+
+    def at(self, probe: int, call: int, a: int, b: int) -> None:  # in the child, before each call
+        self.CALL.pack_into(self.area, 16, self.step, probe, call, a, b)
+
+    def call_in_progress(self) -> list[int]:  # in the server: student-written, validated by the grader
+        return list(self.CALL.unpack_from(self.area, self.HEAD.size))
 
     def send(self, obj: Any) -> None:  # in the child
         framed = protocol.encode(obj)
@@ -90,18 +104,18 @@ class Results:
         if end > len(self.area):
             raise ResultsFull(f"results over {len(self.area)} bytes")
         self.area[self.end:end] = framed
-        self.HEAD.pack_into(self.area, 0, end - self.HEAD.size, 0)
+        self.HEAD.pack_into(self.area, 0, end - self.FRAMES_AT, 0)
         self.end = end
 
     def finish(self) -> None:  # in the child, when nothing more will be sent or printed
-        self.HEAD.pack_into(self.area, 0, self.end - self.HEAD.size, 1)
+        self.HEAD.pack_into(self.area, 0, self.end - self.FRAMES_AT, 1)
 
     def finished(self) -> bool:
         return self.HEAD.unpack_from(self.area, 0)[1] == 1
 
     def frames(self, most: int) -> list[bytes]:  # in the server, once the child has finished or gone
         """The committed frames, raw; at most ``most`` of them (a game sends two a move)."""
-        head = self.HEAD.size
+        head = self.FRAMES_AT
         committed = self.HEAD.unpack_from(self.area, 0)[0]
         end = head + min(committed, len(self.area) - head)
         frames, pos = [], head
@@ -154,20 +168,37 @@ def _enter_limits(limits: dict[str, Any], address_space: int, request_fd: int, o
     libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
-def _resolve(game: Any, spec: MoveSpec, cap: int) -> PlayerMove | None:
+def _resolve(game: Any, spec: MoveSpec, cap: int, trace: Any = None, i: int = 0) -> PlayerMove | None:
+    """The move with the card of that look from the current hand, read by ``handCardCount()``."""
     if spec.action != Action.PLAY_CARD:
         return PlayerMove(spec.action)
-    for i in range(cap):
-        card = game.hand_card(i)
-        if card is None:
-            break
-        if (card.value, card.color, card.suit) == spec.card_key:
+    count = game.hand_card_count() if hasattr(game, "hand_card_count") else cap
+    for index in range(max(0, min(count, cap))):
+        if trace is not None:
+            trace(FIND_CARD, CALL_IDS["handCard"], i, index)
+        card = game.hand_card(index)
+        if card is not None and (card.value, card.color, card.suit) == spec.card_key:
             return PlayerMove(Action.PLAY_CARD, card, spec.next_color)
     return None
 
 
-def _child(request: dict[str, Any], send: Any) -> None:
-    """Play one game on the student library; every step is a frame ``send``s."""
+def refused(obs: dict[str, Any], spec: MoveSpec) -> bool:
+    """Did the submission's own isValidMove, in this observation, refuse ``spec``?"""
+    if spec.action == Action.DRAW_CARD:
+        return obs.get("valid_draw") is False
+    if spec.action == Action.END_TURN:
+        return obs.get("valid_end") is False
+    play = obs.get("valid_play")
+    return isinstance(play, dict) and play.get(str(spec)) is False
+
+
+def _child(request: dict[str, Any], results: Results) -> None:
+    """Play one game on the student library; every step is a frame sent to ``results``.
+
+    A move the submission's own isValidMove refused is never played (A28: playMove
+    of an invalid move is undefined): the game stops there with a ``refused`` event.
+    """
+    send, trace = results.send, results.at
     try:
         lib = CLibrary(request["lib"])
     except LoadError as err:
@@ -179,28 +210,33 @@ def _child(request: dict[str, Any], send: Any) -> None:
             return
     deck = request["deck"]
     size = len(deck)
+    depths = request["depths"]
+    trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
     game = lib.new_game([c[0] for c in deck], [c[1] for c in deck], [c[2] for c in deck])
     if game is None:
         send({"t": "error", "what": "null_game", "detail": "newGame returned NULL"})
         return
-    first = observe(game, size, full_piles=True)
-    first.update(deck_counts(game))
-    send({"t": "obs", "i": 0, "obs": first})
-    stop_if_refused = set(request.get("stop_if_refused", ()))
-    last = len(request["moves"]) - 1
+    observer = Observer(game, size, skip=frozenset(request.get("skip", ())), trace=trace)
+    obs = observer.observe(tuple(depths[0]))
+    obs.update(observer.deck_counts())
+    send({"t": "obs", "i": 0, "obs": obs})
     for i, token in enumerate(request["moves"]):
         spec = MoveSpec.parse(token)
-        move = _resolve(game, spec, size + 1)
+        if refused(obs, spec):
+            send({"t": "refused", "i": i})
+            return
+        move = _resolve(game, spec, size + 1, trace, i)
         if move is None:
             send({"t": "no_card", "i": i})
             return
-        if i in stop_if_refused and not game.is_valid_move(move):
-            send({"t": "refused", "i": i})
-            return
+        trace(PLAY_MOVE, CALL_IDS["playMove"], i, 0)
         game.play_move(move)
         send({"t": "moved", "i": i})
-        send({"t": "obs", "i": i + 1, "obs": observe(game, size, full_piles=i == last)})
+        results.step = i + 1
+        obs = observer.observe(tuple(depths[i + 1]))
+        send({"t": "obs", "i": i + 1, "obs": obs})
     if request.get("destroy", True) and hasattr(game, "destroy_game"):
+        trace(DESTROY_GAME, CALL_IDS["destroyGame"], 0, 0)
         game.destroy_game()
     send({"t": "done"})
 
@@ -217,7 +253,7 @@ def child_main(limits: dict[str, Any], request_fd: int, results: Results, addres
             os._exit(0)
         os.write(3, b"\x01")  # taken: from here on the game is this child's
         os.close(3)
-        _child(request, results.send)
+        _child(request, results)
         libc.fflush(None)
         results.finish()  # before closing: the server takes two end-of-files plus this as "over"
         os.close(1)
@@ -475,6 +511,7 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
         bodies = results.frames(most=2 * len(request.get("moves", ())) + 4)
     except protocol.ProtocolError as problem:
         bodies, protocol_problem = [], str(problem)
+    call = results.call_in_progress()
     results.close()
     child.request.close()
     if finished:  # it exits 0 next; how much CPU and memory it used is known only to tidy()
@@ -493,6 +530,7 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
         "enforced": enforced,
         "protocol": protocol_problem,
         "finished": finished,
+        "call": call,
         "cpu": (rusage.ru_utime + rusage.ru_stime) if rusage else 0.0,
         "maxrss_kb": rusage.ru_maxrss if rusage else 0,
         "wall": wall,

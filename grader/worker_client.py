@@ -93,9 +93,13 @@ class WorkerClient:
                     raise WorkerLost("the worker sent more than it announced")
                 return header, frames
 
-    def run(self, deck: list[list[int]], moves: list[str], *, stop_if_refused: list[int] | None = None,
-            limits: dict[str, Any] | None = None, destroy: bool = True) -> dict[str, Any]:
-        """Play ``moves`` on a fresh game in a fresh child; the raw response."""
+    def run(self, deck: list[list[int]], moves: list[str], *, depths: list[tuple[int, int]],
+            skip: list[str] | None = None, limits: dict[str, Any] | None = None,
+            destroy: bool = True) -> dict[str, Any]:
+        """Play ``moves`` on a fresh game in a fresh child; the raw response.
+
+        ``depths``: how deep to read the piles after newGame and after each move;
+        ``skip``: probes to leave out (they crashed or hung in an earlier run)."""
         limits = dict(limits or {})
         wall = float(limits.get("wall", 10.0))
         if self.proc is None or self.proc.poll() is not None:
@@ -105,7 +109,8 @@ class WorkerClient:
             self._start()
         self._next_id += 1
         request = {"op": "run", "id": self._next_id, "lib": library_path_inside(self.library), "deck": deck,
-                   "moves": moves, "stop_if_refused": stop_if_refused or [], "limits": limits, "destroy": destroy}
+                   "moves": moves, "depths": [list(d) for d in depths], "skip": list(skip or ()), "limits": limits,
+                   "destroy": destroy}
         try:
             response, frames = self._exchange(request, wall + RESPONSE_SLACK, with_frames=True)
         except WorkerLost:

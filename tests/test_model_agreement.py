@@ -13,7 +13,8 @@ import pytest
 
 from grader.differential import compare
 from grader.loader import CLibrary
-from grader.observe import deck_counts, observe
+from grader.observe import Observer
+from grader.scenarios import SMALLEST_DECK
 from grader.random_games import _spec
 from grader.reference_trace import reference_trace
 from reference import Deck, Game, NO_WINNER, traditional_deck
@@ -26,7 +27,7 @@ def seeded_game(seed: int) -> tuple[Deck, list]:
         rng.shuffle(keys)
         max_moves = 300
     else:
-        size = rng.randint(29, 36) if seed % 4 < 2 else rng.randint(37, 120)
+        size = rng.randint(SMALLEST_DECK, 36) if seed % 4 < 2 else rng.randint(37, 120)
         pool = [(rng.randrange(16), rng.randrange(5), rng.randrange(5)) for _ in range(12)]
         keys = [rng.choice(pool) if rng.random() < 0.5 else (rng.randrange(16), rng.randrange(5), rng.randrange(5))
                 for _ in range(size)]
@@ -65,9 +66,10 @@ def test_seeded_games_cover_recycling_and_both_endings() -> None:
 def test_model_agrees_with_reference_through_the_worker(model_session, block: int) -> None:  # noqa: ANN001
     for seed in range(block * GAMES // 10, (block + 1) * GAMES // 10):
         deck, moves = seeded_game(seed)
-        raw = model_session.client.run([list(k) for k in deck.keys], [str(m) for m in moves])
-        assert raw["exit_code"] == 0 and raw["signal"] is None, raw
         ref = reference_trace(deck, moves)
+        raw = model_session.client.run([list(k) for k in deck.keys], [str(m) for m in moves],
+                                       depths=[s.depths for s in ref])
+        assert raw["exit_code"] == 0 and raw["signal"] is None, raw
         assert len(raw["steps"]) == len(ref)
         result = compare(moves, ref, raw["steps"], raw["events"])
         assert result.passed and not result.notes, (seed, result.divergence, result.identity_problem, result.notes)
@@ -78,16 +80,18 @@ def test_worker_traces_equal_in_process_traces(model_session) -> None:  # noqa: 
     lib = CLibrary(model_session.build.library)
     for seed in (0, 1, 2, 3, 5):
         deck, moves = seeded_game(seed)
+        depths = [s.depths for s in reference_trace(deck, moves)]
         game = lib.new_game(*zip(*deck.keys))
-        local = [observe(game, len(deck), full_piles=True)]
-        local[0].update(deck_counts(game))
+        observer = Observer(game, len(deck))
+        local = [observer.observe(depths[0])]
+        local[0].update(observer.deck_counts())
         for i, m in enumerate(moves):
             from grader.worker import _resolve
 
             game.play_move(_resolve(game, m, len(deck) + 1))
-            local.append(observe(game, len(deck), full_piles=i == len(moves) - 1))
+            local.append(observer.observe(depths[i + 1]))
         game.destroy_game()
-        raw = model_session.client.run([list(k) for k in deck.keys], [str(m) for m in moves])
+        raw = model_session.client.run([list(k) for k in deck.keys], [str(m) for m in moves], depths=depths)
 
         def strip(obs: dict) -> str:  # identities are pointers: equal only within one process
             import json

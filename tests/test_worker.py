@@ -46,11 +46,11 @@ def test_results_cut_inside_a_frame_are_a_protocol_error() -> None:
 
 def test_a_forged_length_reads_no_further_than_the_area_and_no_more_frames_than_the_game_has() -> None:
     results = Results(size=4096)
-    Results.HEAD.pack_into(results.area, 0, 2**63, 0)  # then zeros: empty frames, 1,020 of them
-    assert len(results.frames(most=5000)) == (4096 - 16) // 4
+    Results.HEAD.pack_into(results.area, 0, 2**63, 0)  # then zeros: empty frames, 1,014 of them
+    assert len(results.frames(most=5000)) == (4096 - Results.FRAMES_AT) // 4
     with pytest.raises(protocol.ProtocolError):
         results.frames(most=10)
-    results.area[16:20] = (10**6).to_bytes(4, "big")  # a frame announced past the end
+    results.area[Results.FRAMES_AT:Results.FRAMES_AT + 4] = (10**6).to_bytes(4, "big")  # announced past the end
     with pytest.raises(protocol.ProtocolError):
         results.frames(most=5000)
     results.close()
@@ -69,7 +69,7 @@ def test_a_child_whose_results_overflow_is_a_protocol_problem(monkeypatch: pytes
     """run_one in this process (no student code: the library path does not exist, so the
     child only reports a load error) with an area too small for that one frame."""
     warm_up()  # as the worker does before its first fork: the child may not be able to import cffi
-    monkeypatch.setattr("grader.worker.RESULT_BYTES", 16)
+    monkeypatch.setattr("grader.worker.RESULT_BYTES", Results.FRAMES_AT + 8)  # no room for the frame
 
     def check() -> None:
         bodies, facts = run_one({"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": []})
@@ -95,7 +95,7 @@ def test_a_load_error_comes_back_as_one_frame() -> None:
 def test_the_fork_server_is_single_threaded_and_never_imports_threading() -> None:
     """threading's after-fork hook would run in every child (see worker._keep_single_threaded)."""
     with SubmissionSession.open(MODEL) as session:
-        session.client.run([[0, 0, 0]] * 30, [])
+        session.client.run([[0, 0, 0]] * 30, [], depths=[(1, 1)])
         pong = session.client.pong
         assert pong["threading"] is False
         if detect_mode().name != "bwrap":  # its pid means something here only outside a PID namespace
@@ -113,8 +113,11 @@ def model_game() -> dict:
     assert built.ok, built.output
     scenario = max(load_scenarios(), key=lambda s: len(s.moves))
     warm_up()
+    from grader.reference_trace import reference_trace
+
     return {"op": "run", "lib": str(built.library), "deck": [list(k) for k in scenario.deck.keys],
-            "moves": [str(m) for m in scenario.moves]}
+            "moves": [str(m) for m in scenario.moves],
+            "depths": [list(st.depths) for st in reference_trace(scenario.deck, scenario.moves)]}
 
 
 def events(bodies: list[bytes]) -> list[str]:

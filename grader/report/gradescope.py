@@ -21,13 +21,7 @@ from typing import Any
 
 from .escape import clean_text
 
-MARK_GROUP = {"build": "build", "api": "build", "random": "random_games", "memory": "memory"}
 PLACES = 4  # decimals of a per-test score
-
-
-def mark_group(test: Any) -> str:
-    """The marks group a test counts in (as ``grade.mark`` groups them)."""
-    return MARK_GROUP.get(test.kind, test.group)
 
 
 def _shares(amount: float, weights: list[float]) -> list[float]:
@@ -46,7 +40,7 @@ def test_marks(result: Any) -> dict[int, tuple[float, float]]:
     groups = {g.group: g for g in result.groups}
     members: dict[str, list[int]] = {}
     for i, t in enumerate(result.tests):
-        members.setdefault(mark_group(t), []).append(i)
+        members.setdefault(t.mark_group, []).append(i)
     out: dict[int, tuple[float, float]] = {}
     for name, idx in members.items():
         g = groups.get(name)
@@ -57,7 +51,7 @@ def test_marks(result: Any) -> dict[int, tuple[float, float]]:
         if not any(weights):  # weightless tests: equal shares of max_marks (grade.mark gives them 0 marks)
             weights = [1.0] * len(idx)
         maxima = _shares(g.max_marks, weights)
-        passed = [w if result.tests[i].passed else 0.0 for i, w in zip(idx, weights)]
+        passed = [w * result.tests[i].earns_marks for i, w in zip(idx, weights)]
         scores = _shares(g.marks, passed)
         out.update({i: (s, m) for i, s, m in zip(idx, scores, maxima)})
     return out
@@ -92,7 +86,7 @@ def gradescope_json(result: Any) -> dict[str, Any]:
             "name": clean_text(t.id, 1024),
             "score": score,
             "max_score": max_score,
-            "status": "passed" if t.passed else "failed",
+            "status": "passed" if t.outcome.family == "pass" else "failed",
             "output": output,
             "output_format": "text",
             "visibility": "after_published" if t.hidden else "visible",

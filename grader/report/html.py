@@ -52,10 +52,13 @@ class TestView:
 
 def _test_view(t: Any) -> TestView:
     if t.hidden:
-        return TestView(id=clean_text(t.id, 1024), passed=t.passed, family=t.outcome.family,
-                        outcome="passed" if t.passed else "not passed", hidden=True)
+        ok = t.outcome.family == "pass"
+        return TestView(id=clean_text(t.id, 1024), passed=ok, family=t.outcome.family,
+                        outcome="passed" if ok else "not passed", hidden=True)
+    outcome = t.outcome.value + (f" (already counted in {t.charged_to})" if t.charged_to else "")
     return TestView(
-        id=clean_text(t.id, 1024), passed=t.passed, family=t.outcome.family, outcome=t.outcome.value,
+        id=clean_text(t.id, 1024), passed=t.outcome.family == "pass", family=t.outcome.family,
+        outcome=clean_text(outcome, 1024),
         hidden=False, rules=[clean_text(r, 256) for r in t.rules], message=clean_text(t.message),
         notes=[clean_text(n, 4096) for n in t.notes], stdout=clean_text(t.stdout), stderr=clean_text(t.stderr),
         repro=clean_text(t.repro or ""), seconds=t.seconds,

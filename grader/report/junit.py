@@ -54,9 +54,10 @@ def _case(t: Any) -> TestCase:
         elif family == "error":
             case.add_error_info(message=_PLACEHOLDER)
         return case
-    case.stdout = clean_text(t.stdout) or None
-    case.stderr = clean_text(t.stderr) or None
     full = clean_text(t.message)
+    said = f"[{t.outcome.value}] {full}\n" if family == "pass" and full else ""  # an inconclusive test says why
+    case.stdout = (said + clean_text(t.stdout)) or None
+    case.stderr = clean_text(t.stderr) or None
     summary = first_line(full) or t.outcome.value
     if family == "fail":
         case.add_failure_info(message=summary, output=full or None, failure_type=t.outcome.value)

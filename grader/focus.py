@@ -1,0 +1,97 @@
+"""A test's focus: the observations its verdict rests on.  One bug, one deduction.
+
+A scenario checks its own rule clauses, so its verdict rests on the
+observations those clauses govern (``grader.observations``), in the states
+where they govern them (``SCOPES``: R7 decides whether END_TURN is valid only
+while a penalty is owed).  Right after newGame only the clauses that fix the
+state at the start count (a matching test does not judge the deal); after a
+move, the clauses that fix how moves change it.
+
+A scenario's hand-worked expectations are checked against the reference (they
+test the oracle); where they name an observation its clauses do not govern
+(many scenarios also check that END_TURN is invalid at the start of a turn,
+which is A5's), that is context, not the test's rule, and it does not judge
+the submission there: the test of A5 does.  They pick the test a note points
+to (``owners``).  A difference outside the focus is a note naming that test,
+so a bug is charged once, by the tests of its own rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from .observations import BY_NAME, OBSERVATIONS, SCOPES
+
+# How the scenario format's expectation keys name observations.
+_EXPECT_KEYS = {"deck_top": "deck_pile", "discard_top": "discard_pile"}
+
+
+def _validity_field(label: str) -> str:
+    low = label.lower()
+    return "valid_draw" if low == "draw" else "valid_end" if low == "end" else "valid_play"
+
+
+def expected_observations(key: str, value: Any) -> set[str]:
+    """The observations one expectation entry (``key = value``) names."""
+    if key in ("valid", "invalid"):
+        return {_validity_field(label) for label in value}
+    return {_EXPECT_KEYS.get(key, key)}
+
+
+@dataclass(frozen=True, slots=True)
+class Focus:
+    """What a test judges: per observation, the test's clauses that govern it."""
+
+    at_start: dict[str, tuple[str, ...]]  # judged right after newGame
+    on_moves: dict[str, tuple[str, ...]]  # judged after each move
+
+    def covers(self, name: str, step: int, obs: dict[str, Any] | None = None) -> bool:
+        """Is ``name`` judged at ``step``?  ``obs``: the reference's observation there, for clauses that
+        govern it only in some states (``SCOPES``)."""
+        via = (self.at_start if step == 0 else self.on_moves).get(name, ())
+        return any(obs is None or (name, c) not in SCOPES or SCOPES[(name, c)](obs) for c in via)
+
+    def names(self) -> frozenset[str]:
+        return frozenset(self.at_start) | frozenset(self.on_moves)
+
+
+EVERYTHING = Focus({n: ("*",) for n in BY_NAME}, {n: ("*",) for n in BY_NAME})
+
+
+def focus_of(rules: Iterable[str]) -> Focus:
+    """The focus of a test checking ``rules``."""
+    rules = tuple(rules)
+    start: dict[str, tuple[str, ...]] = {}
+    moves: dict[str, tuple[str, ...]] = {}
+    for o in (*OBSERVATIONS, BY_NAME["identity"]):
+        if via := tuple(r for r in rules if r in o.meaning + o.at_start):
+            start[o.name] = via
+        if via := tuple(r for r in rules if r in o.meaning + o.on_moves):
+            moves[o.name] = via
+    return Focus(start, moves)
+
+
+def expected_names(expectations: Sequence[Any]) -> set[tuple[int, str]]:
+    """``(step, observation)`` for every observation the hand-worked expectations name."""
+    return {(e.after, name) for e in expectations for k, v in e.values.items()
+            for name in expected_observations(k, v)}
+
+
+def owners(scenarios: Sequence[Any]) -> dict[tuple[str, bool], str]:
+    """``(observation, after_moves) -> test id``: the test a difference outside a focus points to.
+
+    The owner is a scenario that judges the observation in that phase (right after newGame, or
+    after moves), preferably one whose expectations name it, with the fewest rule clauses: the
+    most specific test of it.
+    """
+    found: dict[tuple[str, bool], tuple[tuple[int, int, int], str]] = {}
+    for order, s in enumerate(scenarios):
+        f = focus_of(s.rules)
+        named = {(n, step > 0) for step, n in expected_names(s.expectations)}
+        for phase, names in ((False, f.at_start), (True, f.on_moves)):
+            for n in names:
+                rank = (0 if (n, phase) in named else 1, len(s.rules), order)
+                if (n, phase) not in found or rank < found[(n, phase)][0]:
+                    found[(n, phase)] = (rank, s.id)
+    return {k: v[1] for k, v in found.items()}

@@ -1,0 +1,165 @@
+"""Fair marks: one bug costs the marks of its own rule, crashes are pinned on their call, no false passes.
+
+Each test builds a small variant of the model (one realistic bug, one crash or
+one hang, written into a scratch copy) and checks what the grader makes of it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from grader.cli import main as fcd_grade
+from grader.memcheck import MEMORY_CAP_MB, run_memory_stage
+from grader.repro import c_program
+from grader.results import Outcome
+from grader.scenarios import load_scenarios
+from grader.session import SubmissionSession
+from grader.focus import focus_of
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "fixtures" / "submissions"
+SCENARIOS = {s.id: s for s in load_scenarios()}
+FAST = {"cpu": 1, "wall": 1.0}
+
+# handCard(handCardCount()) hands back a pointer no card has: reading that card crashes (A27).
+ONE_PAST_THE_END = (
+    "    return fromBottom(&game->hands[game->player], card);",
+    "    if (card == game->hands[game->player].size) {\n        return (Card)(unsigned long)8;\n    }\n"
+    "    return fromBottom(&game->hands[game->player], card);",
+)
+
+
+def edit(folder: Path, find: str, replace: str, file: str = "Game.c") -> Path:
+    path = folder / file
+    text = path.read_text()
+    assert text.count(find) == 1, find
+    path.write_text(text.replace(find, replace))
+    return folder
+
+
+def test_a_crash_in_a_probe_is_charged_only_to_the_test_that_owns_it(model_copy: Path) -> None:
+    edit(model_copy, *ONE_PAST_THE_END)
+    owner = SCENARIOS["queries/hand_is_the_current_players"]  # its rules name A27: it owns handCard(count)
+    other = SCENARIOS["skip/a_skips_player_1"]
+    with SubmissionSession.open(model_copy) as session:
+        charged = session.run_scenario(owner)
+        spared = session.run_scenario(other)
+    assert charged.outcome is Outcome.CRASHED
+    assert "It happened in handCard(7) with 7 cards in hand right after newGame()" in charged.message
+    assert spared.outcome is Outcome.PASSED, spared.message
+    assert spared.skipped_probes == ["hand_end_null"]
+    assert any("played again without it" in n and owner.id in n for n in spared.notes), spared.notes
+
+
+def test_the_repro_program_crashes_in_the_same_call(model_copy: Path, tmp_path: Path) -> None:
+    edit(model_copy, *ONE_PAST_THE_END)
+    s = SCENARIOS["queries/hand_is_the_current_players"]
+    with SubmissionSession.open(model_copy) as session:
+        result = session.run_scenario(s)
+    work = tmp_path / "repro"
+    work.mkdir()
+    for name in ("Game.c", "Card.c"):
+        (work / name).write_text((model_copy / name).read_text())
+    for header in ("Game.h", "Card.h"):
+        (work / header).write_text((ROOT / "grader" / "include" / header).read_text())
+    (work / "repro.c").write_text(c_program(s.id, s.says, s.rules, s.deck, s.moves,
+                                            focus=focus_of(s.rules),
+                                            skipped=result.skipped_probes, fails_on=result.failed_on))
+    subprocess.run(["gcc", "-std=gnu11", "-g", "-I.", "-o", "repro", "repro.c", "Game.c", "Card.c"], cwd=work,
+                   check=True, capture_output=True)
+    run = subprocess.run(["./repro"], cwd=work, capture_output=True, text=True, timeout=30, check=False)
+    assert run.returncode != 0
+    assert "CRASHED" in run.stdout and "handCard(7) with 7 cards in hand" in run.stdout, run.stdout
+
+
+def test_a_grader_fault_is_an_error_with_exit_code_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import grader.session
+
+    real = grader.session.reference_trace
+
+    def broken(deck, moves, strict=frozenset()):  # noqa: ANN001, ANN202
+        if len(moves) == 3:
+            raise RuntimeError("a bug in the grader")
+        return real(deck, moves, strict)
+
+    monkeypatch.setattr(grader.session, "reference_trace", broken)
+    out = tmp_path / "report"
+    code = fcd_grade([str(SUBMISSIONS / "model"), "--out", str(out), "--random-games", "0", "--no-memory",
+                      "--quiet"])
+    assert code == 2
+    junit = ET.parse(out / "junit.xml").getroot()
+    errors = junit.findall(".//testcase/error")
+    assert errors and not junit.findall(".//testcase/failure")
+    assert "not in your code" in (errors[0].text or "") + (errors[0].get("message") or "")
+
+
+def test_a_game_that_hangs_after_a_lenient_cut_is_not_passed(tmp_path: Path) -> None:
+    folder = tmp_path / "eager_then_hang"
+    subprocess.run(["cp", "-r", str(SUBMISSIONS / "readings" / "a22_eager_recycling"), str(folder)], check=True)
+    # Recycle eagerly (A22: accepted, and the comparison stops there), then hang at the next END_TURN.
+    edit(folder, "    if (game->drawPile.size == 0 && game->discardPile.size > 1) {\n        recycle(game);\n    }",
+         "    if (game->drawPile.size == 0 && game->discardPile.size > 1) {\n        recycle(game);\n"
+         "        fcdRecycled = 1;\n    }")
+    edit(folder, "void playMove(Game game, playerMove move) {",
+         "void playMove(Game game, playerMove move) {\n    while (fcdRecycled && move.action == END_TURN) {}")
+    (folder / "Game.c").write_text("static volatile int fcdRecycled;\n" + (folder / "Game.c").read_text())
+    with SubmissionSession.open(folder, limits=FAST) as session:
+        results = [session.run_scenario(s) for s in SCENARIOS.values() if s.group == "recycling"]
+        honest = SubmissionSession.open(SUBMISSIONS / "readings" / "a22_eager_recycling", limits=FAST)
+        with honest:
+            cut = [s for s in SCENARIOS.values() if s.group == "recycling"
+                   and any("A22" in n for n in honest.run_scenario(s).notes)]
+    assert cut, "no recycling scenario recycles eagerly in the reading"
+    hung = [r for r in results if r.id in {s.id for s in cut}]
+    assert hung and all(r.outcome is Outcome.TIMED_OUT for r in hung), [(r.id, r.outcome) for r in hung]
+    assert "still counts" in hung[0].message
+
+
+@pytest.mark.parametrize("name", ["crash_in_new_game", "loop_in_is_valid_move", "stdout_flood"])
+def test_hostile_code_that_never_finishes_a_replay_earns_no_memory_marks(name: str) -> None:
+    folder = SUBMISSIONS / "hostile" / name
+    # stdout_flood floods when a card is drawn: replays of games with a draw
+    scenarios = [s for s in SCENARIOS.values() if s.group == "turns" and any(m.action == 0 for m in s.moves)][:4]
+    with SubmissionSession.open(folder, limits=FAST) as session:
+        errors, leaks = run_memory_stage(session, scenarios)
+    for t in (errors, leaks):
+        assert t.earns_marks == 0.0, (t.id, t.outcome, t.message)
+        assert "ran to the end" in t.message
+
+
+def test_memory_marks_follow_the_replays_that_ran(model_copy: Path) -> None:
+    # newGame crashes only when the turned-up card is an A: those replays prove nothing.
+    edit(model_copy, "    } else if (values[DEALT] == A) {\n        game->player = 1;\n    }",
+         "    } else if (values[DEALT] == A) {\n        game->player = 1;\n        *(volatile int *)0 = 1;\n    }")
+    scenarios = [SCENARIOS["initial/first_discard_a_skips_player_0"], SCENARIOS["turns/play_then_end"],
+                 SCENARIOS["skip/a_skips_player_1"]]
+    with SubmissionSession.open(model_copy, limits=FAST) as session:
+        errors, leaks = run_memory_stage(session, scenarios)
+    assert errors.outcome is Outcome.PASSED and leaks.outcome is Outcome.PASSED  # a crash is not a memory error
+    assert errors.earns_marks == pytest.approx(2 / 3) and leaks.earns_marks == pytest.approx(2 / 3)
+    assert "initial/first_discard_a_skips_player_0: crashed" in errors.message
+
+
+def test_a_replay_over_the_memory_cap_is_stopped_and_reported() -> None:
+    scenarios = [s for s in SCENARIOS.values() if s.group == "turns" and "draw" in " ".join(map(str, s.moves))][:1]
+    with SubmissionSession.open(SUBMISSIONS / "hostile" / "allocate_everything", limits=FAST) as session:
+        errors, _ = run_memory_stage(session, scenarios)
+    assert errors.earns_marks == 0.0
+    assert f"memory cap ({MEMORY_CAP_MB} MiB)" in errors.message, errors.message
+
+
+def test_a_submission_may_include_the_course_player_h(model_copy: Path) -> None:
+    edit(model_copy, '#include "Game.h"', '#include "Game.h"\n#include "player.h"')
+    with SubmissionSession.open(model_copy) as session:
+        assert session.build.ok, session.build.output
+
+
+def test_a_missing_header_is_named(model_copy: Path) -> None:
+    edit(model_copy, '#include "Game.h"', '#include "Game.h"\n#include "myHelpers.h"')
+    with SubmissionSession.open(model_copy) as session:
+        assert not session.build.ok
+        assert "myHelpers.h" in session.build.problem and "do not depend on files" in session.build.problem
