@@ -66,20 +66,34 @@ class Finding:
 
 
 def _move_c(spec: MoveSpec) -> str:
-    if spec.action == Action.DRAW_CARD:
-        return "{ playerMove m = {DRAW_CARD, RED, NULL}; playMove(game, m); }"
-    if spec.action == Action.END_TURN:
-        return "{ playerMove m = {END_TURN, RED, NULL}; playMove(game, m); }"
-    v, c, s = spec.card_key  # type: ignore[misc]
-    declared = C_COLORS[int(spec.next_color)] if spec.next_color is not None else "RED"
-    return f"playMove(game, playing(game, {C_VALUES[v]}, {C_COLORS[c]}, {C_SUITS[s]}, {declared}));"
+    """Make one move, as the worker would: a move the game's own isValidMove refuses, or whose card
+    the current player does not hold, is not played (A28), and the replay ends there, cleanly."""
+    if spec.action == Action.PLAY_CARD:
+        v, c, s = spec.card_key  # type: ignore[misc]
+        declared = C_COLORS[int(spec.next_color)] if spec.next_color is not None else "RED"
+        move = f"playerMove m = {{PLAY_CARD, {declared}, inHand(game, {C_VALUES[v]}, {C_COLORS[c]}, {C_SUITS[s]})}};"
+    else:
+        move = f"playerMove m = {{{'DRAW_CARD' if spec.action == Action.DRAW_CARD else 'END_TURN'}, RED, NULL}};"
+    return (f"{{ {move} if ((m.action == PLAY_CARD && m.card == NULL) || !isValidMove(game, m)) {{ stop(game); "
+            f"return; }} playMove(game, m); }}")
+
+
+STOP = r"""
+/* The game cannot go on as the scenario does (a card not held, a move refused): end it cleanly. */
+static void stop(Game game) {
+    fprintf(stderr, "@@ destroyGame after move %d (the scenario's next move cannot be made in this game)\n",
+            moveNumber);
+    destroyGame(game);
+    fprintf(stderr, "@@ end\n");
+}
+"""
 
 
 def driver_source(scenarios: Sequence[Scenario]) -> str:
     """One C program: ``./memdriver N`` replays scenario N, marking every call on stderr."""
     out = ['#define RULE ""', prelude(),
            '#define AT(...) do { fprintf(stderr, "@@ " __VA_ARGS__); fputc(10, stderr); fflush(stderr); } while (0)',
-           TOUCH]
+           TOUCH, STOP]
     for i, sc in enumerate(scenarios):
         keys = sc.deck.keys
         out.append(f"static void scenario{i}(void) {{")

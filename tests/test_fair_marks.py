@@ -55,25 +55,31 @@ def test_a_crash_in_a_probe_is_charged_only_to_the_test_that_owns_it(model_copy:
     assert any("played again without it" in n and owner.id in n for n in spared.notes), spared.notes
 
 
-def test_the_repro_program_crashes_in_the_same_call(model_copy: Path, tmp_path: Path) -> None:
-    edit(model_copy, *ONE_PAST_THE_END)
-    s = SCENARIOS["queries/hand_is_the_current_players"]
-    with SubmissionSession.open(model_copy) as session:
+@pytest.mark.parametrize("case", ["probe", "playMove"])
+def test_the_repro_program_crashes_in_the_same_call(case: str, model_copy: Path, tmp_path: Path) -> None:
+    """The message names the call in progress; the repro program makes the grader's calls in the same
+    order, so it crashes in that call and names it too."""
+    if case == "probe":  # a crash in one of the grader's looks at the game (an observation call)
+        folder, s, call = edit(model_copy, *ONE_PAST_THE_END), SCENARIOS["queries/hand_is_the_current_players"], \
+            "handCard(7) with 7 cards in hand"
+    else:  # a crash inside a move: the hostile submission that dereferences NULL when a card is drawn
+        folder, s, call = SUBMISSIONS / "hostile" / "null_deref", SCENARIOS["turns/draw_then_end"], "playMove(draw)"
+    with SubmissionSession.open(folder) as session:
         result = session.run_scenario(s)
+    assert result.outcome is Outcome.CRASHED and f"It happened in {call}" in result.message, result.message
     work = tmp_path / "repro"
     work.mkdir()
     for name in ("Game.c", "Card.c"):
-        (work / name).write_text((model_copy / name).read_text())
+        (work / name).write_text((folder / name).read_text())
     for header in ("Game.h", "Card.h"):
         (work / header).write_text((ROOT / "grader" / "include" / header).read_text())
-    (work / "repro.c").write_text(c_program(s.id, s.says, s.rules, s.deck, s.moves,
-                                            focus=focus_of(s.rules),
+    (work / "repro.c").write_text(c_program(s.id, s.says, s.rules, s.deck, s.moves, focus=focus_of(s.rules),
                                             skipped=result.skipped_probes, fails_on=result.failed_on))
     subprocess.run(["gcc", "-std=gnu11", "-g", "-I.", "-o", "repro", "repro.c", "Game.c", "Card.c"], cwd=work,
                    check=True, capture_output=True)
     run = subprocess.run(["./repro"], cwd=work, capture_output=True, text=True, timeout=30, check=False)
     assert run.returncode != 0
-    assert "CRASHED" in run.stdout and "handCard(7) with 7 cards in hand" in run.stdout, run.stdout
+    assert "CRASHED" in run.stdout and f"in {call}" in run.stdout, run.stdout
 
 
 def test_a_grader_fault_is_an_error_with_exit_code_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
