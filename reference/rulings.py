@@ -86,9 +86,11 @@ def _two_played_this_turn(g: Game) -> bool:
 
 
 def _active_differs_from_run(g: Game) -> bool:
-    """A paid 2 under new ones (run > active), or a recycle that shortened the run (run < active)."""
+    """A7: the two readings' penalties may differ: a paid 2 under new ones (run > active), a
+    recycle that shortened the run (run < active), or a run of 2s that spans a recycle, which
+    A48's other reading (a running count, which may go with A7's) does not shorten."""
     active = g.get_active_draw_twos()
-    return active > 0 and active != g.get_number_of_two_cards_at_top()
+    return active > 0 and (active != g.get_number_of_two_cards_at_top() or _run_of_twos_spans_a_recycle(g))
 
 
 def _run_of_twos_spans_a_recycle(g: Game) -> bool:
@@ -97,6 +99,12 @@ def _run_of_twos_spans_a_recycle(g: Game) -> bool:
         return True
     run = g.get_number_of_two_cards_at_top()
     return g.recycles() > 0 and run > 0 and run == g.discard_pile_size()
+
+
+def _top_kept_through_a_recycle(g: Game) -> bool:
+    """A15: the top card stayed through a recycle, or would have in an engine that recycles
+    as soon as the draw pile empties (A22's other reading, which A15's may be combined with)."""
+    return g.top_survived_recycle() or _draw_pile_empty_discard_has_more(g)
 
 
 def _declared_d_on_top(g: Game) -> bool:
@@ -130,11 +138,41 @@ def _nothing_to_draw(g: Game) -> bool:
     return g.draw_pile_size() == 0 and g.discard_pile_size() == 1
 
 
-def _stuck_with_nothing_to_draw(g: Game) -> bool:
-    """A50: the player can neither play nor end the turn, and no card can be drawn."""
-    if g.game_winner() != NOT_FINISHED or not _nothing_to_draw(g) or g.can_end_turn():
+def _cannot_end_in_some_reading(g: Game) -> bool:
+    """The turn cannot end yet: in the reference, or in A7's other reading (2 cards owed per 2
+    in the run on top) while that larger penalty has not all been drawn (with A48's running
+    count, which the reference does not keep, it may always be larger)."""
+    if not g.can_end_turn():
+        return True
+    if g.card_played_this_turn() or not _active_differs_from_run(g):
         return False
-    return not any(g.can_play(c) for c in (g.hand_card(i) for i in range(g.hand_card_count())) if c)
+    return _run_of_twos_spans_a_recycle(g) or g.cards_drawn_this_turn() < 2 * g.get_number_of_two_cards_at_top()
+
+
+def _no_play_in_some_reading(g: Game) -> bool:
+    """No card in the hand may be played: in the reference, after a declaring D in A17's other
+    reading (declared colour or ZERO only), or once the declaration has outlived a turn in
+    A16's other reading (the D's own colour, suit or value, or ZERO)."""
+    hand = [c for c in (g.hand_card(i) for i in range(g.hand_card_count())) if c]
+    if not any(g.can_play(c) for c in hand):
+        return True
+    if _declared_d_on_top(g) and not any(
+            g.can_play(c) and (c.value == Value.ZERO or c.color == g.get_current_color()) for c in hand):
+        return True
+    if _declaration_outlived_a_turn(g) and not g.card_played_this_turn() and g.cards_drawn_this_turn() == 0:
+        top = g.top_discard()
+        return not any(c.value in (Value.ZERO, top.value) or c.suit == top.suit or c.color == top.color
+                       for c in hand)
+    return False
+
+
+def _stuck_with_nothing_to_draw(g: Game) -> bool:
+    """A50: the player can neither play nor end the turn, and no card can be drawn -- in the
+    reference or in the other readings of what may be played (A16, A17) or owed (A7), which an
+    implementation taking A50's other reading applies when it decides that the player is stuck."""
+    if g.game_winner() != NOT_FINISHED or not _nothing_to_draw(g):
+        return False
+    return _cannot_end_in_some_reading(g) and _no_play_in_some_reading(g)
 
 
 def _game_over(g: Game) -> bool:
@@ -158,7 +196,7 @@ RULINGS: tuple[Ruling, ...] = (
            ("yes", "no"), ("active_draw_twos",), lambda g: g.initial_two_is_active()),
     Ruling("A15", "getTopDiscardTurnNumber of a top card that stayed through a recycle",
            ("keeps its turn number", "anything"), ("top_discard_turn_number",),
-           lambda g: g.top_survived_recycle()),
+           _top_kept_through_a_recycle),
     Ruling("A16", "Does a declared colour last past the turn after the D?",
            ("while that D is on top", "only for the next turn"),
            ("current_color", "valid_play"), _declaration_outlived_a_turn, cards=_colour_sensitive),
