@@ -30,7 +30,6 @@ HOSTILE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "submissions
 LIMITS = {"cpu": 1, "wall": 2.0, "memory_mb": 256, "output_kb": 1024}
 DEAL = {"p0": "5GC*7", "p1": "5GC*7", "p2": "5GC*7", "p3": "5GC*7", "discard": "5GC", "draw": "9PQ*10"}
 DECK = deal_to_deck(DEAL)
-TRIGGER = parse_moves("draw end")  # player 0 draws: the hostile code runs
 CONTROL = parse_moves("5GC end 5GC end")  # no draw: the model's behaviour
 ESCAPES = [Path(p) for p in ("/tmp/fcd-escape", "/tmp/fcd-ctor", "/tmp/fcd-flood.bin", "/work/main/fcd-escape",
                              "/root/fcd-escape", str(HOSTILE_DIR.parent / "fcd-escape"))]
@@ -124,7 +123,7 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
             return
         assert session.build.ok, session.build.output
         t0 = time.monotonic()
-        hit = session.run_game(f"hostile/{variant.name}", "", (), DECK, TRIGGER)
+        hit = session.run_game(f"hostile/{variant.name}", "", (), DECK, parse_moves(variant.trigger))
         namespaces |= sandbox_namespaces(session)
         assert time.monotonic() - t0 <= LIMITS["wall"] + 1.5, "the grader waited past its deadline"
         assert hit.outcome.value in variant.expect, (hit.outcome, hit.message, hit.stderr[:500])
