@@ -35,14 +35,14 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader import protocol  # noqa: E402
-from grader.loader import CLibrary  # noqa: E402
-from grader.observe import Observer  # noqa: E402
-from grader.reference_trace import reference_trace  # noqa: E402
-from grader.sandbox import detect_mode, worker_search_path  # noqa: E402
-from grader.scenarios import load_scenarios  # noqa: E402
-from grader.session import SubmissionSession  # noqa: E402
-from grader.worker import _resolve  # noqa: E402
+from grader.core import protocol  # noqa: E402
+from grader.core.sandbox import detect_mode, worker_search_path  # noqa: E402
+from grader.games.fcd18s2.loader import CLibrary  # noqa: E402
+from grader.games.fcd18s2.observe import Observer  # noqa: E402
+from grader.games.fcd18s2.play import _resolve  # noqa: E402
+from grader.games.fcd18s2.reference_trace import reference_trace  # noqa: E402
+from grader.games.fcd18s2.scenarios import load_scenarios  # noqa: E402
+from grader.games.fcd18s2.session import FcdSession, play  # noqa: E402
 
 
 def per_scenario(run: Callable[[], None], count: int) -> float:
@@ -82,10 +82,11 @@ def main() -> int:
     args = parser.parse_args()
     scenarios = load_scenarios()
     n = len(scenarios)
-    with SubmissionSession.open(ROOT / "fixtures" / "submissions" / "model") as session:
+    with FcdSession.open(ROOT / "fixtures" / "submissions" / "model") as session:
         library = session.build.library
         client = session.client
-        client.run([list(k) for k in scenarios[0].deck.keys], [])  # start the worker first
+        first = [list(k) for k in scenarios[0].deck.keys]
+        play(client, first, [], depths=[(1, 1)], limits=session.limits)  # start the worker first
         games = [([list(k) for k in s.deck.keys], [str(m) for m in s.moves]) for s in scenarios]
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(), "PYTHONDONTWRITEBYTECODE": "1"}
         requests = [protocol.encode({"lib": str(library), "deck": deck, "moves": moves}) for deck, moves in games]
@@ -93,7 +94,7 @@ def main() -> int:
 
         def forked() -> None:
             for deck, moves, d in games:
-                client.run(deck, moves, depths=d)
+                play(client, deck, moves, depths=d, limits=session.limits)
 
         def fresh() -> None:
             for request in requests:
@@ -132,7 +133,7 @@ def main() -> int:
     return 0
 
 
-def replay(lib: CLibrary, s) -> None:  # noqa: ANN001 - a grader.scenarios.Scenario
+def replay(lib: CLibrary, s) -> None:  # noqa: ANN001 - a grader.games.fcd18s2.scenarios.Scenario
     """What the worker's child does for one scenario, in this process."""
     depths = [st.depths for st in reference_trace(s.deck, s.moves)]
     game = lib.new_game(*zip(*s.deck.keys))

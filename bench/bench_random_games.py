@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
-from grader.random_games import FAMILIES, games  # noqa: E402
-from grader.session import SubmissionSession  # noqa: E402
+from grader.games.fcd18s2.random_games import FAMILIES, games  # noqa: E402
+from grader.games.fcd18s2.session import FcdSession  # noqa: E402
 
 MID = next(f for f in FAMILIES if f.name == "mid_decks")
 
@@ -44,7 +44,7 @@ def play(args: tuple[int, int]) -> tuple[int, int, float]:
     n, seed = args
     batch = sample(n, seed)
     moves = sum(len(g.moves) for g in batch)
-    with SubmissionSession.open(ROOT / "fixtures" / "submissions" / "model") as session:
+    with FcdSession.open(ROOT / "fixtures" / "submissions" / "model") as session:
         session.run_game("warm/up", "", (), batch[0].deck, batch[0].moves[:1])
         start = time.perf_counter()
         for g in batch:

@@ -25,10 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "fixtures" / "submissions"))
 
-from grader.config import MarkingConfig  # noqa: E402
-from grader.scenarios import load_scenarios  # noqa: E402
 from marks_snapshot import grade_all  # noqa: E402
 from mutants import MUTANTS, READINGS  # noqa: E402
+
+from grader.core.config import MarkingConfig  # noqa: E402
+from grader.games.fcd18s2.scenarios import load_scenarios  # noqa: E402
 
 
 def owning_groups(rules: tuple[str, ...]) -> set[str]:

@@ -23,10 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "fixtures" / "submissions"))
 
-from grader.config import MarkingConfig  # noqa: E402
-from grader.grade import grade  # noqa: E402
 from mutants import MUTANTS, READINGS  # noqa: E402
 from variants import HOSTILE  # noqa: E402
+
+from grader.core.config import MarkingConfig  # noqa: E402
+from grader.core.grade import grade  # noqa: E402
 
 SUBMISSIONS = ROOT / "fixtures" / "submissions"
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 
-from grader import protocol
-from grader.loader import CLibrary
-from grader.observe import Observer
-from grader.worker import _resolve
+from grader.core import protocol
+from grader.games.fcd18s2.loader import CLibrary
+from grader.games.fcd18s2.observe import Observer
+from grader.games.fcd18s2.play import _resolve
 from reference.moves import MoveSpec
 
 

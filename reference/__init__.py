@@ -10,7 +10,15 @@
 from .cards import Card, CardKey, Color, Deck, NotationError, Suit, Value, traditional_deck
 from .errors import DeckError, GameError, IllegalMoveError, InvalidMoveError
 from .game import (
-    DEALT, MIN_DECK, NO_WINNER, NOT_FINISHED, NUM_PLAYERS, Game, Outcome, Termination, new_game,
+    DEALT,
+    MIN_DECK,
+    NO_WINNER,
+    NOT_FINISHED,
+    NUM_PLAYERS,
+    Game,
+    Outcome,
+    Termination,
+    new_game,
 )
 from .moves import Action, MoveSpec, PlayerMove, format_moves, parse_moves
 from .rulings import RULINGS, Leniency, Ruling, leniency

@@ -9,7 +9,7 @@ against a submission.  A course that announced one reading can make a ruling
 strict in its marking configuration; the grader then compares those
 observations like any other.
 
-Observation names are the fields of a trace step (see ``grader.observe``).
+Observation names are the fields of a trace step (see ``grader.games.fcd18s2.observe``).
 ``valid_play`` is per candidate card: a ruling may narrow it to some cards.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .cards import CardKey, Value
-from .game import NOT_FINISHED, NO_WINNER, Game
+from .game import NO_WINNER, NOT_FINISHED, Game
 
 # Observation names (one per thing the API lets a tester see).
 PLAYER_AND_TURN = ("current_player", "current_turn", "num_turns", "current_turn_moves",

@@ -31,8 +31,8 @@ def submission_run(submission_dir: Path | None):  # noqa: ANN201
     if submission_dir is None:
         yield None
         return
-    from grader.session import SubmissionSession
+    from grader.games.fcd18s2.session import FcdSession
 
-    session = SubmissionSession.open(submission_dir)
+    session = FcdSession.open(submission_dir)
     yield session.run_scenario
     session.close()

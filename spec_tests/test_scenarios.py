@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader.reference_trace import reference_trace
-from grader.scenarios import Scenario, check_expectation, load_scenarios
+from grader.games.fcd18s2.reference_trace import reference_trace
+from grader.games.fcd18s2.scenarios import Scenario, check_expectation, load_scenarios
 
 SCENARIOS = load_scenarios()
 

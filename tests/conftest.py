@@ -15,9 +15,9 @@ MODEL = SUBMISSIONS / "model"
 @pytest.fixture(scope="session")
 def model_session():
     """The model submission, built once and served by one worker for the whole run."""
-    from grader.session import SubmissionSession
+    from grader.games.fcd18s2.session import FcdSession
 
-    with SubmissionSession.open(MODEL) as session:
+    with FcdSession.open(MODEL) as session:
         assert session.build.ok, session.build.output
         yield session
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.config import MarkingConfig
+from grader.core.config import MarkingConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "fixtures" / "submissions"

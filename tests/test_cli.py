@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 import xmlschema
 
-from grader.cli import main
+from grader.core.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "fixtures" / "submissions"
-SCHEMA = ROOT / "grader" / "schemas" / "junit.xsd"
+SCHEMA = ROOT / "grader" / "core" / "schemas" / "junit.xsd"
 FAST = ["--random-games", "0", "--no-memory"]
 
 
@@ -42,7 +42,8 @@ def test_a_mutant_gets_partial_marks_and_a_repro_that_fails_the_same_way(tmp_pat
     assert code == 1
     result = json.loads((tmp_path / "result.json").read_text())
     groups = {g["group"]: g for g in result["groups"]}
-    assert groups["skip"]["marks"] < groups["skip"]["max_marks"] and groups["deal"]["marks"] == groups["deal"]["max_marks"]
+    assert groups["skip"]["marks"] < groups["skip"]["max_marks"]
+    assert groups["deal"]["marks"] == groups["deal"]["max_marks"]
     assert 0 < result["score"] < result["max_score"]
     assert "First failure: skip/" in out and "currentPlayer()" in out
     xmlschema.XMLSchema(SCHEMA).validate(tmp_path / "junit.xml")
@@ -110,7 +111,8 @@ def test_a_strict_rulings_profile_enforces_the_reference_reading(tmp_path: Path,
 
 
 def _batch(root: Path, out: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "grader.cli", "batch", str(root), "--out", str(out), "--jobs", "2",
+    return subprocess.Popen([sys.executable, "-m", "grader.core.cli", "batch", str(root), "--out", str(out),
+                             "--jobs", "2",
                              *FAST], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

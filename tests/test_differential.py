@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import copy
 
-from grader.differential import compare, explain
-from grader.focus import Focus, focus_of
-from grader.reference_trace import reference_trace
-from grader.scenarios import deal_to_deck
+from grader.games.fcd18s2.differential import compare, explain
+from grader.games.fcd18s2.focus import Focus, focus_of
+from grader.games.fcd18s2.reference_trace import reference_trace
+from grader.games.fcd18s2.scenarios import deal_to_deck
 from reference import parse_moves
 
 # Player 0 plays a 2; player 1 pays the penalty (2 draws) and ends; player 2 plays on.

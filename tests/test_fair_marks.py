@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import main as fcd_grade
-from grader.memcheck import MEMORY_CAP_MB, run_memory_stage
-from grader.repro import c_program
-from grader.results import Outcome
-from grader.scenarios import load_scenarios
-from grader.session import SubmissionSession
-from grader.focus import focus_of
+from grader.core.cli import main as fcd_grade
+from grader.core.results import Outcome
+from grader.games.fcd18s2.focus import focus_of
+from grader.games.fcd18s2.memcheck import MEMORY_CAP_MB, run_memory_stage
+from grader.games.fcd18s2.repro import c_program
+from grader.games.fcd18s2.scenarios import load_scenarios
+from grader.games.fcd18s2.session import FcdSession
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "fixtures" / "submissions"
@@ -45,7 +45,7 @@ def test_a_crash_in_a_probe_is_charged_only_to_the_test_that_owns_it(model_copy:
     edit(model_copy, *ONE_PAST_THE_END)
     owner = SCENARIOS["queries/hand_is_the_current_players"]  # its rules name A27: it owns handCard(count)
     other = SCENARIOS["skip/a_skips_player_1"]
-    with SubmissionSession.open(model_copy) as session:
+    with FcdSession.open(model_copy) as session:
         charged = session.run_scenario(owner)
         spared = session.run_scenario(other)
     assert charged.outcome is Outcome.CRASHED
@@ -64,7 +64,7 @@ def test_the_repro_program_crashes_in_the_same_call(case: str, model_copy: Path,
             "handCard(7) with 7 cards in hand"
     else:  # a crash inside a move: the hostile submission that dereferences NULL when a card is drawn
         folder, s, call = SUBMISSIONS / "hostile" / "null_deref", SCENARIOS["turns/draw_then_end"], "playMove(draw)"
-    with SubmissionSession.open(folder) as session:
+    with FcdSession.open(folder) as session:
         result = session.run_scenario(s)
     assert result.outcome is Outcome.CRASHED and f"It happened in {call}" in result.message, result.message
     work = tmp_path / "repro"
@@ -72,7 +72,7 @@ def test_the_repro_program_crashes_in_the_same_call(case: str, model_copy: Path,
     for name in ("Game.c", "Card.c"):
         (work / name).write_text((folder / name).read_text())
     for header in ("Game.h", "Card.h"):
-        (work / header).write_text((ROOT / "grader" / "include" / header).read_text())
+        (work / header).write_text((ROOT / "grader" / "games" / "fcd18s2" / "include" / header).read_text())
     (work / "repro.c").write_text(c_program(s.id, s.says, s.rules, s.deck, s.moves, focus=focus_of(s.rules),
                                             skipped=result.skipped_probes, fails_on=result.failed_on))
     subprocess.run(["gcc", "-std=gnu11", "-g", "-I.", "-o", "repro", "repro.c", "Game.c", "Card.c"], cwd=work,
@@ -83,16 +83,16 @@ def test_the_repro_program_crashes_in_the_same_call(case: str, model_copy: Path,
 
 
 def test_a_grader_fault_is_an_error_with_exit_code_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import grader.session
+    import grader.games.fcd18s2.session
 
-    real = grader.session.reference_trace
+    real = grader.games.fcd18s2.session.reference_trace
 
     def broken(deck, moves, strict=frozenset()):  # noqa: ANN001, ANN202
         if len(moves) == 3:
             raise RuntimeError("a bug in the grader")
         return real(deck, moves, strict)
 
-    monkeypatch.setattr(grader.session, "reference_trace", broken)
+    monkeypatch.setattr(grader.games.fcd18s2.session, "reference_trace", broken)
     out = tmp_path / "report"
     code = fcd_grade([str(SUBMISSIONS / "model"), "--out", str(out), "--random-games", "0", "--no-memory",
                       "--quiet"])
@@ -113,9 +113,9 @@ def test_a_game_that_hangs_after_a_lenient_cut_is_not_passed(tmp_path: Path) -> 
     edit(folder, "void playMove(Game game, playerMove move) {",
          "void playMove(Game game, playerMove move) {\n    while (fcdRecycled && move.action == END_TURN) {}")
     (folder / "Game.c").write_text("static volatile int fcdRecycled;\n" + (folder / "Game.c").read_text())
-    with SubmissionSession.open(folder, limits=FAST) as session:
+    with FcdSession.open(folder, limits=FAST) as session:
         results = [session.run_scenario(s) for s in SCENARIOS.values() if s.group == "recycling"]
-        honest = SubmissionSession.open(SUBMISSIONS / "readings" / "a22_eager_recycling", limits=FAST)
+        honest = FcdSession.open(SUBMISSIONS / "readings" / "a22_eager_recycling", limits=FAST)
         with honest:
             cut = [s for s in SCENARIOS.values() if s.group == "recycling"
                    and any("A22" in n for n in honest.run_scenario(s).notes)]
@@ -130,7 +130,7 @@ def test_hostile_code_that_never_finishes_a_replay_earns_no_memory_marks(name: s
     folder = SUBMISSIONS / "hostile" / name
     # stdout_flood floods when a card is drawn: replays of games with a draw
     scenarios = [s for s in SCENARIOS.values() if s.group == "turns" and any(m.action == 0 for m in s.moves)][:4]
-    with SubmissionSession.open(folder, limits=FAST) as session:
+    with FcdSession.open(folder, limits=FAST) as session:
         errors, leaks = run_memory_stage(session, scenarios)
     for t in (errors, leaks):
         assert t.earns_marks == 0.0, (t.id, t.outcome, t.message)
@@ -143,7 +143,7 @@ def test_memory_marks_follow_the_replays_that_ran(model_copy: Path) -> None:
          "    } else if (values[DEALT] == A) {\n        game->player = 1;\n        *(volatile int *)0 = 1;\n    }")
     scenarios = [SCENARIOS["initial/first_discard_a_skips_player_0"], SCENARIOS["turns/play_then_end"],
                  SCENARIOS["skip/a_skips_player_1"]]
-    with SubmissionSession.open(model_copy, limits=FAST) as session:
+    with FcdSession.open(model_copy, limits=FAST) as session:
         errors, leaks = run_memory_stage(session, scenarios)
     assert errors.outcome is Outcome.PASSED and leaks.outcome is Outcome.PASSED  # a crash is not a memory error
     assert errors.earns_marks == pytest.approx(2 / 3) and leaks.earns_marks == pytest.approx(2 / 3)
@@ -152,7 +152,7 @@ def test_memory_marks_follow_the_replays_that_ran(model_copy: Path) -> None:
 
 def test_a_replay_over_the_memory_cap_is_stopped_and_reported() -> None:
     scenarios = [s for s in SCENARIOS.values() if s.group == "turns" and "draw" in " ".join(map(str, s.moves))][:1]
-    with SubmissionSession.open(SUBMISSIONS / "hostile" / "allocate_everything", limits=FAST) as session:
+    with FcdSession.open(SUBMISSIONS / "hostile" / "allocate_everything", limits=FAST) as session:
         errors, _ = run_memory_stage(session, scenarios)
     assert errors.earns_marks == 0.0
     assert f"memory cap ({MEMORY_CAP_MB} MiB)" in errors.message, errors.message
@@ -160,12 +160,12 @@ def test_a_replay_over_the_memory_cap_is_stopped_and_reported() -> None:
 
 def test_a_submission_may_include_the_course_player_h(model_copy: Path) -> None:
     edit(model_copy, '#include "Game.h"', '#include "Game.h"\n#include "player.h"')
-    with SubmissionSession.open(model_copy) as session:
+    with FcdSession.open(model_copy) as session:
         assert session.build.ok, session.build.output
 
 
 def test_a_missing_header_is_named(model_copy: Path) -> None:
     edit(model_copy, '#include "Game.h"', '#include "Game.h"\n#include "myHelpers.h"')
-    with SubmissionSession.open(model_copy) as session:
+    with FcdSession.open(model_copy) as session:
         assert not session.build.ok
         assert "myHelpers.h" in session.build.problem and "do not depend on files" in session.build.problem

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import detect_mode
-from grader.scenarios import deal_to_deck
-from grader.session import SubmissionSession
+from grader.core.sandbox import detect_mode
+from grader.games.fcd18s2.scenarios import deal_to_deck
+from grader.games.fcd18s2.session import FcdSession
 from reference import parse_moves
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "submissions"))
@@ -42,7 +42,7 @@ def _pid_namespace(pid: int) -> str | None:
         return None
 
 
-def sandbox_namespaces(session: SubmissionSession) -> set[str]:
+def sandbox_namespaces(session: FcdSession) -> set[str]:
     """The PID namespaces the session's sandbox runs in (bwrap's children and theirs)."""
     proc = session.client.proc if session.client else None
     if proc is None:
@@ -112,7 +112,7 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
     started = time.monotonic()
     if variant.name == "incbin_hidden" and detect_mode().name != "bwrap":
         pytest.skip("degraded mode: a file the sandbox user may read can be read at compile time (documented)")
-    with SubmissionSession.open(HOSTILE_DIR / variant.name, limits=LIMITS, compile_timeout=5) as session:
+    with FcdSession.open(HOSTILE_DIR / variant.name, limits=LIMITS, compile_timeout=5) as session:
         if variant.compile_fails:
             assert not session.build.ok
             assert time.monotonic() - started < 5 + 2
@@ -162,7 +162,8 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
 
 
 def test_missing_function_fails_only_where_it_is_needed() -> None:
-    from grader.build import build
+    from grader.core.build import build
+    from grader.games.fcd18s2 import GAME
 
-    result = build(HOSTILE_DIR / "missing_function")
+    result = build(HOSTILE_DIR / "missing_function", GAME)
     assert result.ok and result.missing == ["getCurrentColor"]

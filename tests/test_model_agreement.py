@@ -11,13 +11,14 @@ import random
 
 import pytest
 
-from grader.differential import compare
-from grader.loader import CLibrary
-from grader.observe import Observer
-from grader.scenarios import SMALLEST_DECK
-from grader.random_games import _spec
-from grader.reference_trace import reference_trace
-from reference import Deck, Game, NO_WINNER, traditional_deck
+from grader.games.fcd18s2.differential import compare
+from grader.games.fcd18s2.loader import CLibrary
+from grader.games.fcd18s2.observe import Observer
+from grader.games.fcd18s2.random_games import _spec
+from grader.games.fcd18s2.reference_trace import reference_trace
+from grader.games.fcd18s2.scenarios import SMALLEST_DECK
+from grader.games.fcd18s2.session import play
+from reference import NO_WINNER, Deck, Game, traditional_deck
 
 
 def seeded_game(seed: int) -> tuple[Deck, list]:
@@ -67,8 +68,8 @@ def test_model_agrees_with_reference_through_the_worker(model_session, block: in
     for seed in range(block * GAMES // 10, (block + 1) * GAMES // 10):
         deck, moves = seeded_game(seed)
         ref = reference_trace(deck, moves)
-        raw = model_session.client.run([list(k) for k in deck.keys], [str(m) for m in moves],
-                                       depths=[s.depths for s in ref])
+        raw = play(model_session.client, [list(k) for k in deck.keys], [str(m) for m in moves],
+                   depths=[s.depths for s in ref], limits=model_session.limits)
         assert raw["exit_code"] == 0 and raw["signal"] is None, raw
         assert len(raw["steps"]) == len(ref)
         result = compare(moves, ref, raw["steps"], raw["events"])
@@ -86,12 +87,13 @@ def test_worker_traces_equal_in_process_traces(model_session) -> None:  # noqa: 
         local = [observer.observe(depths[0])]
         local[0].update(observer.deck_counts())
         for i, m in enumerate(moves):
-            from grader.worker import _resolve
+            from grader.games.fcd18s2.play import _resolve
 
             game.play_move(_resolve(game, m, len(deck) + 1))
             local.append(observer.observe(depths[i + 1]))
         game.destroy_game()
-        raw = model_session.client.run([list(k) for k in deck.keys], [str(m) for m in moves], depths=depths)
+        raw = play(model_session.client, [list(k) for k in deck.keys], [str(m) for m in moves], depths=depths,
+                   limits=model_session.limits)
 
         def strip(obs: dict) -> str:  # identities are pointers: equal only within one process
             import json

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.config import MarkingConfig
-from grader.grade import grade
-from grader.results import Outcome
-from grader.memcheck import run_memory_stage
-from grader.scenarios import load_scenarios
-from grader.session import SubmissionSession
+from grader.core.config import MarkingConfig
+from grader.core.grade import grade
+from grader.core.results import Outcome
+from grader.games.fcd18s2.memcheck import run_memory_stage
+from grader.games.fcd18s2.scenarios import load_scenarios
+from grader.games.fcd18s2.session import FcdSession
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "submissions"
 sys.path.insert(0, str(SUBMISSIONS))
@@ -30,7 +30,7 @@ SCENARIOS = load_scenarios()
 
 def failing_scenarios(folder: Path) -> list:
     """The scenarios the submission fails (an inconclusive one is not failed: another test owns why)."""
-    with SubmissionSession.open(folder) as session:
+    with FcdSession.open(folder) as session:
         assert session.build.ok, session.build.output
         return [r for r in (session.run_scenario(s) for s in SCENARIOS) if r.outcome.family == "fail"]
 
@@ -117,7 +117,7 @@ def test_mutant_folders_are_what_mutants_py_makes(tmp_path: Path) -> None:
 
 
 def test_a_wrong_result_message_reads_well() -> None:
-    with SubmissionSession.open(SUBMISSIONS / "mutants" / "stacking_not_accumulating") as session:
+    with FcdSession.open(SUBMISSIONS / "mutants" / "stacking_not_accumulating") as session:
         scenario = next(s for s in SCENARIOS if s.id == "draw_two/two_stacked_means_draw_four")
         result = session.run_scenario(scenario)
     text = result.message
@@ -129,15 +129,15 @@ def test_a_wrong_result_message_reads_well() -> None:
 
 def test_memory_stage_finds_the_leak_and_the_use_after_free() -> None:
     recycle = [s for s in SCENARIOS if s.group == "recycling"]
-    with SubmissionSession.open(SUBMISSIONS / "mutants" / "leak_in_destroy") as session:
+    with FcdSession.open(SUBMISSIONS / "mutants" / "leak_in_destroy") as session:
         errors, leaks = run_memory_stage(session, recycle[:2])
     assert errors.passed and not leaks.passed
     assert "destroyGame after" in leaks.message and "leaked" in leaks.message
     assert recycle[0].id in leaks.message
-    with SubmissionSession.open(SUBMISSIONS / "mutants" / "use_after_free_in_recycle") as session:
+    with FcdSession.open(SUBMISSIONS / "mutants" / "use_after_free_in_recycle") as session:
         errors, _ = run_memory_stage(session, recycle[:2])
     assert not errors.passed
     assert "heap-use-after-free" in errors.message
     assert "playMove(draw)" in errors.message and recycle[0].id in errors.message
-    with SubmissionSession.open(SUBMISSIONS / "model") as session:
+    with FcdSession.open(SUBMISSIONS / "model") as session:
         assert all(t.passed for t in run_memory_stage(session, recycle))

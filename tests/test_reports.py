@@ -16,17 +16,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from grader.grade import GroupMarks, SubmissionResult, mark
-from grader.report import clean_text, render_html, write_class_csv, write_gradescope, write_html, write_junit
-from grader.report.csv_report import group_order
-from grader.report.escape import CAP
-from grader.results import Outcome
-from grader.results import TestResult as Result  # (a Test* name would be collected)
+from grader.core.grade import mark
+from grader.core.report import clean_text, render_html, write_class_csv, write_gradescope, write_html, write_junit
+from grader.core.report.csv_report import group_order
+from grader.core.report.escape import CAP
+from grader.core.results import GroupMarks, Outcome, SubmissionResult
+from grader.core.results import TestResult as Result  # (a Test* name would be collected)
 
 xmlschema = pytest.importorskip("xmlschema")
 
 ROOT = Path(__file__).resolve().parent.parent
-XSD = ROOT / "grader" / "schemas" / "junit.xsd"
+XSD = ROOT / "grader" / "core" / "schemas" / "junit.xsd"
 
 HOSTILE = "\x00\x1b[31m</system-out><![CDATA[ ]]> &amp; \ud800 <script>alert(1)</script>\x07"
 FLOOD = "x" * 200_000

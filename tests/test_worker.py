@@ -13,11 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from grader import protocol
-from grader.loader import warm_up
-from grader.sandbox import detect_mode
-from grader.session import SubmissionSession
-from grader.worker import RESULTS_FULL_EXIT, ForkServer, Results, ResultsFull, _descendants, run_one
+from grader.core import protocol
+from grader.core.config import MarkingConfig
+from grader.core.sandbox import detect_mode
+from grader.core.worker import RESULTS_FULL_EXIT, ForkServer, Results, ResultsFull, _descendants, run_one, use_job
+from grader.games.fcd18s2 import GAME
+from grader.games.fcd18s2.loader import warm_up
+from grader.games.fcd18s2.play import max_frames
+from grader.games.fcd18s2.session import FcdSession, play
+
+LIMITS = MarkingConfig.load(game=GAME).limits.as_dict()
+NO_LIBRARY = {"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": [], "limits": LIMITS,
+              "max_frames": max_frames(0)}
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL = ROOT / "fixtures" / "submissions" / "model"
@@ -68,11 +75,12 @@ def test_results_full_is_refused_not_overwritten() -> None:
 def test_a_child_whose_results_overflow_is_a_protocol_problem(monkeypatch: pytest.MonkeyPatch) -> None:
     """run_one in this process (no student code: the library path does not exist, so the
     child only reports a load error) with an area too small for that one frame."""
+    use_job(GAME.sandbox_job)
     warm_up()  # as the worker does before its first fork: the child may not be able to import cffi
-    monkeypatch.setattr("grader.worker.RESULT_BYTES", Results.FRAMES_AT + 8)  # no room for the frame
+    monkeypatch.setattr("grader.core.worker.RESULT_BYTES", Results.FRAMES_AT + 8)  # no room for the frame
 
     def check() -> None:
-        bodies, facts = run_one({"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": []})
+        bodies, facts = run_one(NO_LIBRARY)
         assert facts["exit_code"] == RESULTS_FULL_EXIT
         assert facts["enforced"] == "protocol" and "size cap" in facts["protocol"]
         assert bodies == []
@@ -81,10 +89,11 @@ def test_a_child_whose_results_overflow_is_a_protocol_problem(monkeypatch: pytes
 
 
 def test_a_load_error_comes_back_as_one_frame() -> None:
+    use_job(GAME.sandbox_job)
     warm_up()
 
     def check() -> None:
-        bodies, facts = run_one({"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": []})
+        bodies, facts = run_one(NO_LIBRARY)
         frames = [protocol.loads(b) for b in bodies]
         assert facts["exit_code"] == 0 and facts["enforced"] is None
         assert [f["t"] for f in frames] == ["error"] and frames[0]["what"] == "load"
@@ -94,8 +103,8 @@ def test_a_load_error_comes_back_as_one_frame() -> None:
 
 def test_the_fork_server_is_single_threaded_and_never_imports_threading() -> None:
     """threading's after-fork hook would run in every child (see worker._keep_single_threaded)."""
-    with SubmissionSession.open(MODEL) as session:
-        session.client.run([[0, 0, 0]] * 30, [], depths=[(1, 1)])
+    with FcdSession.open(MODEL) as session:
+        play(session.client, [[0, 0, 0]] * 30, [], depths=[(1, 1)], limits=session.limits)
         pong = session.client.pong
         assert pong["threading"] is False
         if detect_mode().name != "bwrap":  # its pid means something here only outside a PID namespace
@@ -106,17 +115,18 @@ def test_the_fork_server_is_single_threaded_and_never_imports_threading() -> Non
 
 @pytest.fixture(scope="module")
 def model_game() -> dict:
-    from grader.build import build
-    from grader.scenarios import load_scenarios
+    from grader.core.build import build
+    from grader.games.fcd18s2.scenarios import load_scenarios
 
-    built = build(MODEL)
+    built = build(MODEL, GAME)
     assert built.ok, built.output
     scenario = max(load_scenarios(), key=lambda s: len(s.moves))
+    use_job(GAME.sandbox_job)
     warm_up()
-    from grader.reference_trace import reference_trace
+    from grader.games.fcd18s2.reference_trace import reference_trace
 
     return {"op": "run", "lib": str(built.library), "deck": [list(k) for k in scenario.deck.keys],
-            "moves": [str(m) for m in scenario.moves],
+            "moves": [str(m) for m in scenario.moves], "limits": LIMITS, "max_frames": max_frames(len(scenario.moves)),
             "depths": [list(st.depths) for st in reference_trace(scenario.deck, scenario.moves)]}
 
 
@@ -188,7 +198,7 @@ def test_a_spare_made_for_other_limits_is_not_used(model_game: dict) -> None:
         try:
             server.run(dict(model_game))
             first = server.spare.pid
-            bodies, facts = server.run({**model_game, "limits": {"cpu": 1, "wall": 0.5}})
+            bodies, facts = server.run({**model_game, "limits": {**LIMITS, "cpu": 1, "wall": 0.5}})
             assert facts["limits"]["cpu"] == 1 and events(bodies)[-1] == "done"
             with pytest.raises(ProcessLookupError):  # discarded, not handed the game
                 os.kill(first, 0)

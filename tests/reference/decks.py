@@ -21,7 +21,15 @@ helpers here only build decks and apply written moves.
 from __future__ import annotations
 
 from reference import (
-    Action, Card, Color, Deck, Game, MoveSpec, PlayerMove, Suit, Value,
+    Action,
+    Card,
+    Color,
+    Deck,
+    Game,
+    MoveSpec,
+    PlayerMove,
+    Suit,
+    Value,
 )
 
 FILL = "9PQ"

@@ -5,12 +5,19 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from decks import DRAW, END, deck_pile, discard_pile, hand, tokens
 
 from reference import (
-    NOT_FINISHED, Color, Deck, DeckError, Game, Suit, Value, new_game, traditional_deck,
+    NOT_FINISHED,
+    Color,
+    Deck,
+    DeckError,
+    Game,
+    Suit,
+    Value,
+    new_game,
+    traditional_deck,
 )
-
-from decks import DRAW, END, deck_pile, discard_pile, hand, tokens
 
 # Card i of the first 28 is value i//4 and colour "RBGY"[i % 4], all hearts: so
 # player p, who is dealt cards p, p+4, ..., p+24, holds 0..6 in one colour.

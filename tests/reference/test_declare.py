@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from decks import game, play, valid
 
 from reference import Action, Color, PlayerMove
-
-from decks import game, play, valid
 
 # Top 5RH.  Player 0 plays DRS (red, so it matches 5RH) and declares a colour.
 # Player 1: 7GC (green), 7RC (only D's printed red), 0YS (ZERO), 3BH (only the

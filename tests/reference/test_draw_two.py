@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from decks import game, hand, play, tokens, valid
 
 # Top 5GC.  Every player holds a 2; player 1 also holds cards that would match a

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from decks import DRAW, END, game, play, valid
 
 from reference import NO_WINNER, NOT_FINISHED, Action, IllegalMoveError, PlayerMove, Termination
-
-from decks import DRAW, END, game, play, valid
 
 SIX_RED = ["1RH", "3RH", "4RH", "5RH", "6RH", "7RH"]
 

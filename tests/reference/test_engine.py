@@ -14,10 +14,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference
-from grader.loader import API_FUNCTIONS, header_constants, snake
+from grader.games.fcd18s2.loader import API_FUNCTIONS, header_constants, snake
 from reference import (
-    NO_WINNER, NOT_FINISHED, Action, Card, Color, Deck, DeckError, Game, IllegalMoveError, MoveSpec,
-    PlayerMove, Suit, Value, new_game, traditional_deck,
+    NO_WINNER,
+    NOT_FINISHED,
+    Action,
+    Card,
+    Color,
+    Deck,
+    DeckError,
+    Game,
+    IllegalMoveError,
+    MoveSpec,
+    PlayerMove,
+    Suit,
+    Value,
+    new_game,
+    traditional_deck,
 )
 
 NEUTRAL = Deck.parse(" ".join(["5RH", "5RD", "7YS", "7YS", "5BD"] + ["7YS"] * 23 + ["5GC"] + ["9PQ"] * 10))

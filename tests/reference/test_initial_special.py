@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from decks import game, hand, play, tokens, valid
 
 DRAW_PILE = "1BS 3BS 4BS 6BS 7BS 8BS 1YD 3YD"

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from decks import END, deck_pile, game, hand, play, tokens, valid
 
 from reference import Action, Card, IllegalMoveError, InvalidMoveError, PlayerMove
-
-from decks import END, deck_pile, game, hand, play, tokens, valid
 
 # Top 5RH.  Player 0: 5BD (value), 7GH (suit), 8RC (colour), 0YS (ZERO),
 # 6BD (nothing), DBC (a D matching nothing), DRS (a D matching by colour).

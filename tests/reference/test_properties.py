@@ -28,15 +28,24 @@ import copy
 import random
 from collections import Counter
 
+from decks import deck_pile, discard_pile, hand_cards, snapshot
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from reference import (
-    NO_WINNER, NOT_FINISHED, Action, Card, Color, Deck, Game, MoveSpec, PlayerMove, Suit, Value,
+    NO_WINNER,
+    NOT_FINISHED,
+    Action,
+    Card,
+    Color,
+    Deck,
+    Game,
+    MoveSpec,
+    PlayerMove,
+    Suit,
+    Value,
     traditional_deck,
 )
-
-from decks import deck_pile, discard_pile, hand_cards, snapshot
 
 MAX_MOVES = 6000  # the longest of 2,000 random games measured was under 2,500 moves
 DRAWN_MOVES = 300  # moves drawn from st.data(); later ones from a Random seeded by st.data()

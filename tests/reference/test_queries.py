@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reference import Game, traditional_deck
-
 from decks import game, play
+
+from reference import Game, traditional_deck
 
 # Top 5RC.  Hands chosen for their points (R14, hex values):
 #   p0 F E D A B C 0 (red hearts) = 15+14+13+10+11+12+0 = 75

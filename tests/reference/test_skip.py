@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from decks import game, play
 
 # Top 5RH.  Each player holds one A that matches 5RH (ARS by colour, the others

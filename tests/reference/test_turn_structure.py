@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from decks import DRAW, END, game, hand, move, play, snapshot, tokens, valid
 
 from reference import Action, Card, Color, IllegalMoveError, PlayerMove
-
-from decks import DRAW, END, game, hand, move, play, snapshot, tokens, valid
 
 # Top 5RH.  Player 0: 5BD and 8RC both match.  Player 1: 6BS matches nothing
 # until 5BD is down.  Draw pile: 1GS 3GC 4GD 6YS then EYD.

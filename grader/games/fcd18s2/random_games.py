@@ -8,7 +8,7 @@ reference says is legal, weighted so that 2s, A, D and recycling come up
 often -- then played on the submission in the worker in one round trip.
 
 Every game is played.  A game's first difference is classified by the rule
-family of what differed (``grader.observations.FAMILIES``); the stage is one
+family of what differed (``grader.games.fcd18s2.observations.FAMILIES``); the stage is one
 test per family, so a bug costs its family once however many games show it.
 A family's failure shows its shortest game, cut after the first difference,
 in the scenario format, ready to paste into fixtures/scenarios/ as a
@@ -29,12 +29,10 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning, NoSuchExample
 
+from grader.core.results import Outcome, TestResult
+from grader.games.fcd18s2.observations import FAMILIES as RULE_FAMILIES
+from grader.games.fcd18s2.scenarios import SMALLEST_DECK
 from reference import Deck, Game, MoveSpec, PlayerMove, Value, traditional_deck
-
-from .observations import FAMILIES as RULE_FAMILIES
-from .results import Outcome, TestResult
-from .scenarios import SMALLEST_DECK
-
 
 # Card pools that make the interesting rules come up often.
 SPECIAL_VALUES = (Value.DRAW_TWO, Value.A, Value.D, Value.ZERO)
@@ -80,7 +78,8 @@ def decks(family: Family) -> st.SearchStrategy[Deck]:
     if family.min_cards == 800:
         keys = traditional_deck().keys
         return st.permutations(keys).map(Deck.from_keys)
-    card = _small_card() if family.max_cards <= 40 else st.tuples(st.integers(0, 15), st.integers(0, 4), st.integers(0, 4))
+    any_card = st.tuples(st.integers(0, 15), st.integers(0, 4), st.integers(0, 4))
+    card = _small_card() if family.max_cards <= 40 else any_card
     return st.lists(card, min_size=family.min_cards, max_size=family.max_cards).map(Deck.from_keys)
 
 

@@ -14,6 +14,8 @@ import csv
 from pathlib import Path
 from typing import Any
 
+from grader.core.results import group_rank
+
 from .escape import clean_text
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
@@ -22,10 +24,6 @@ _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 def num(x: float) -> str:
     text = f"{round(float(x), 2):.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("", "-0") else text
-
-
-# The pipeline's fixed stages have fixed places: build first, random games and memory last.
-_RANK = {"build": 0, "random_games": 2, "memory": 3}
 
 
 def group_order(results: list[Any]) -> list[str]:
@@ -40,7 +38,7 @@ def group_order(results: list[Any]) -> list[str]:
             else:
                 at += 1
                 order.insert(at, g.group)
-    return sorted(order, key=lambda name: _RANK.get(name, 1))  # stable: merged order within a rank
+    return sorted(order, key=group_rank)  # stable: merged order within a rank
 
 
 def _cell(text: str) -> str:

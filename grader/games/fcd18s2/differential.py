@@ -11,21 +11,18 @@ picture of the state just before.
 
 from __future__ import annotations
 
-import signal as signals
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from grader.games.fcd18s2.focus import EVERYTHING, Focus
+from grader.games.fcd18s2.observations import BY_NAME, ORDER, VALIDITY
+from grader.games.fcd18s2.observe import MISSING, SKIPPED, card_label
+from grader.games.fcd18s2.reference_trace import Step, play
+from grader.games.fcd18s2.schema import valid_observation
 from reference import Action, Deck, MoveSpec
 from reference.cards import COLOR_LETTERS, COLOR_NAMES
 from reference.rulings import BY_ID
-
-from .focus import EVERYTHING, Focus
-from .observations import BY_NAME, ORDER, VALIDITY
-from .observe import MISSING, SKIPPED, card_label
-from .protocol import valid_observation
-from .reference_trace import Step, play
-from .results import Outcome
 
 # Observations whose value follows from others: when one of those has already differed, a
 # difference here shows nothing new (it is excused, and the test is inconclusive for it).
@@ -119,7 +116,8 @@ def _hand_difference(expected: list[str], got: list[str]) -> tuple[str, str]:
     exp = " ".join(expected) or "(empty)"
     gotten = " ".join(got) or "(empty)"
     if missing or extra:
-        gotten += f"   [missing: {' '.join(missing.elements()) or '-'}; unexpected: {' '.join(extra.elements()) or '-'}]"
+        gotten += (f"   [missing: {' '.join(missing.elements()) or '-'}; "
+                   f"unexpected: {' '.join(extra.elements()) or '-'}]")
     return exp, gotten
 
 
@@ -471,59 +469,3 @@ def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpe
             lines.append(f"Note: {rid} is a ruling where the rules are silent; the grader accepts: "
                          + "; ".join(r.readings))
     return "\n".join(lines)
-
-
-SIGNAL_WORDS = {
-    signals.SIGSEGV: "a segmentation fault (SIGSEGV): an invalid pointer was used, often NULL or freed memory",
-    signals.SIGABRT: "an abort (SIGABRT): a failed assert() or a corrupted heap",
-    signals.SIGFPE: "an arithmetic error (SIGFPE): usually a division by zero",
-    signals.SIGBUS: "a bus error (SIGBUS): a misaligned or invalid memory access",
-    signals.SIGILL: "an illegal instruction (SIGILL)",
-    signals.SIGXFSZ: "the file-size limit (SIGXFSZ): the code wrote too much to a file",
-}
-
-
-def classify(raw: dict[str, Any]) -> tuple[Outcome, str] | None:
-    """What a worker's raw run means, when it did not simply finish; None if it did."""
-    events = raw.get("events", [])
-    error = next((e for e in events if e.get("t") == "error"), None)
-    limits = raw.get("limits", {})
-    if raw.get("enforced") == "wall":
-        return Outcome.TIMED_OUT, (f"Your code did not finish within {limits.get('wall')} seconds of real time "
-                                   "(an endless loop, or waiting for something that never comes).")
-    if raw.get("enforced") == "output":
-        return Outcome.OUTPUT, (f"Your code printed more than {limits.get('output_kb')} KiB; "
-                                "the Game ADT should not print at all.")
-    if raw.get("enforced") == "protocol":
-        return Outcome.PROTOCOL, f"The results channel was corrupted ({raw.get('protocol')})."
-    sig = raw.get("signal")
-    if sig is not None:
-        # SIGXCPU is the soft CPU limit; SIGKILL near the limit is the hard one (soft + 1 s).
-        if sig == signals.SIGXCPU or (sig == signals.SIGKILL and raw.get("cpu", 0) >= float(limits.get("cpu", 5)) - 0.1):
-            return Outcome.TIMED_OUT, f"Your code used more than {limits.get('cpu')} seconds of CPU time (an endless loop?)."
-        mem = limits.get("memory_mb")
-        if mem and raw.get("maxrss_kb", 0) * 1024 >= 0.8 * mem * 1024 * 1024:
-            return Outcome.MEMORY, f"Your code used more than the {mem} MiB memory limit and then crashed."
-        return Outcome.CRASHED, "Your code crashed with " + SIGNAL_WORDS.get(sig, f"signal {sig}") + "."
-    if error is not None:
-        what, detail = error.get("what"), str(error.get("detail", ""))[:500]
-        if what == "load":
-            if "map segment" in detail or "allocate memory" in detail:
-                return Outcome.MEMORY, f"Your library could not be loaded within the memory limit: {detail}"
-            return Outcome.CRASHED, f"Your library could not be loaded: {detail}"
-        if what == "missing":
-            return Outcome.NOT_RUN, f"Not run: your code has no function {detail}(), which this test needs."
-        if what == "null_game":
-            return Outcome.WRONG, "newGame() returned NULL for a valid deck."
-        return Outcome.PROTOCOL, f"The grader could not read your game's state: {detail}"
-    code = raw.get("exit_code")
-    finished = any(e.get("t") in ("done", "refused", "no_card") for e in events)
-    if raw.get("finished") and not finished:
-        return Outcome.PROTOCOL, ("The results channel was corrupted (marked finished before the game was over; "
-                                  "does your code write through a stray pointer?).")
-    if not finished:
-        if code == 0:
-            return Outcome.EXITED, ("Your code ended the program (exit(0) or similar) in the middle of the game; "
-                                    "a Game ADT function must return to its caller, never exit.")
-        return Outcome.EXITED, f"Your code ended the program with exit code {code} in the middle of the game."
-    return None

@@ -10,13 +10,18 @@ build), 2 a usage error or an error of the grader itself.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
 from enum import IntEnum
 from pathlib import Path
 
-from .config import ConfigError, MarkingConfig
+from grader.core.config import ConfigError, MarkingConfig
+from grader.core.gamespec import GameSpec
+from grader.core.results import SubmissionResult
+from grader.games import DEFAULT_GAME, GAMES
+from grader.games import get as get_game
 
 
 class ExitCode(IntEnum):
@@ -39,7 +44,13 @@ def _single_parser() -> argparse.ArgumentParser:
                    help="random games to play (default: from the configuration; 0 to skip)")
     p.add_argument("--no-memory", action="store_true", help="skip the memory stage (sanitizers / valgrind)")
     p.add_argument("--quiet", action="store_true", help="print only the total")
+    _game_option(p)
     return p
+
+
+def _game_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME,
+                   help="the game (and edition) the submission implements (default: %(default)s)")
 
 
 def _batch_parser() -> argparse.ArgumentParser:
@@ -54,33 +65,29 @@ def _batch_parser() -> argparse.ArgumentParser:
     p.add_argument("--random-games", type=int, default=None, metavar="N")
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds one submission may take in all")
+    _game_option(p)
     return p
 
 
-def write_reports(result, out: Path) -> list[Path]:  # noqa: ANN001
-    """Every per-submission report, from the one result model."""
-    from .report.gradescope import write_gradescope
-    from .report.html import write_html
-    from .report.junit import write_junit
-    from .repro import write_repros
+def write_reports(result: SubmissionResult, out: Path, game: GameSpec | None = None) -> SubmissionResult:
+    """Every per-submission report, from the one result model: the game's C repro programs first,
+    then every report of the result with their file names (``repro_files``), which is returned."""
+    from grader.core.report.gradescope import write_gradescope  # noqa: PLC0415
+    from grader.core.report.html import write_html  # noqa: PLC0415
+    from grader.core.report.junit import write_junit  # noqa: PLC0415
 
     out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "junit.xml", out / "results.json", out / "report.html", out / "result.json"]
-    write_junit([result], paths[0])
-    write_gradescope(result, paths[1])
-    write_html(result, paths[2])
-    paths[3].write_text(json.dumps(result.to_json(), indent=1))
     for t in result.tests:
         if t.repro and not t.hidden:
             name = t.id.replace("/", "_") + ".toml"
             (out / name).write_text(t.repro)
-    own = [n for n in result.build_sources if not n.startswith("course_")]
-    course_card = "course_Card.c" in result.build_sources
-    sources = own + (["Card.c"] if course_card else [])
-    repros = write_repros(result, out / "repro", sources or ["Game.c", "Card.c"], course_card)
-    result.repro_files = {tid: f"repro/{name}" for tid, name in repros.items()}
-    paths[3].write_text(json.dumps(result.to_json(), indent=1))
-    return paths
+    repros = (game or get_game()).write_repros(result, out / "repro")
+    result = dataclasses.replace(result, repro_files={tid: f"repro/{name}" for tid, name in repros.items()})
+    write_junit([result], out / "junit.xml")
+    write_gradescope(result, out / "results.json")
+    write_html(result, out / "report.html")
+    (out / "result.json").write_text(json.dumps(result.to_json(), indent=1))
+    return result
 
 
 def print_summary(result, out: Path | None, quiet: bool = False) -> None:  # noqa: ANN001
@@ -110,11 +117,11 @@ def print_summary(result, out: Path | None, quiet: bool = False) -> None:  # noq
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "batch":
-        from .batch import run_batch
+        from grader.core.batch import run_batch  # noqa: PLC0415
 
         args = _batch_parser().parse_args(argv[1:])
         try:
-            config = MarkingConfig.load(args.config)
+            config = MarkingConfig.load(args.config, game=get_game(args.game))
         except ConfigError as err:
             print(f"fcd-grade: {err}", file=sys.stderr)
             return ExitCode.USAGE_OR_INTERNAL
@@ -123,17 +130,18 @@ def main(argv: list[str] | None = None) -> int:
     if not args.submission.is_dir():
         print(f"fcd-grade: {args.submission} is not a folder", file=sys.stderr)
         return ExitCode.USAGE_OR_INTERNAL
+    game = get_game(args.game)
     try:
-        config = MarkingConfig.load(args.config)
+        config = MarkingConfig.load(args.config, game=game)
     except ConfigError as err:
         print(f"fcd-grade: {err}", file=sys.stderr)
         return ExitCode.USAGE_OR_INTERNAL
-    from .grade import grade
+    from grader.core.grade import grade  # noqa: PLC0415
 
     start = time.monotonic()
-    result = grade(args.submission, config, random_games=args.random_games, memory=not args.no_memory)
+    result = grade(args.submission, config, game=game, random_games=args.random_games, memory=not args.no_memory)
     result.seconds = time.monotonic() - start
-    write_reports(result, args.out)
+    result = write_reports(result, args.out, game)
     print_summary(result, args.out, args.quiet)
     if result.status == "grader error":
         return ExitCode.USAGE_OR_INTERNAL

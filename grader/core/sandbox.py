@@ -148,12 +148,13 @@ def prepare_dir(path: Path) -> Path:
     return path
 
 
-def worker_popen(lib_dir: Path) -> subprocess.Popen[bytes]:
+def worker_popen(lib_dir: Path, job_module: str) -> subprocess.Popen[bytes]:
     """Start the fork server, sandboxed when possible, talking frames on stdin/stdout."""
     mode = detect_mode()
     if mode.name == "degraded":
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(), "PYTHONDONTWRITEBYTECODE": "1"}
-        return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.worker"], stdin=subprocess.PIPE,
+        return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.core.worker", job_module],
+                                stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     python = sandbox_python()
     assert python is not None  # detect_mode checked it
@@ -163,7 +164,7 @@ def worker_popen(lib_dir: Path) -> subprocess.Popen[bytes]:
         binds += ["--ro-bind", str(prefix), str(prefix)]
     argv = _bwrap_base(binds + ["--setenv", "PYTHONPATH", "/opt/fcd", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
                                 "--setenv", "PATH", "/usr/bin", "--chdir", "/tmp", "--remount-ro", "/"])
-    argv += [python, "-S", "-B", "-m", "grader.worker"]
+    argv += [python, "-S", "-B", "-m", "grader.core.worker", job_module]
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             **_as_sandbox_user())  # type: ignore[arg-type]
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from grader.games.fcd18s2.observe import Observer, pile_depths
 from reference import Deck, Game, IllegalMoveError, MoveSpec, leniency
 from reference.rulings import Leniency
-
-from .observe import Observer, pile_depths
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@
 its first difference) into one C file: it builds the deck arrays, calls
 newGame, makes each move (finding the card in the current hand by value,
 colour and suit), and after every move makes the very calls the grader made,
-in the same order (``see()`` mirrors ``grader.observe.Observer``), so a crash
+in the same order (``see()`` mirrors ``grader.games.fcd18s2.observe.Observer``), so a crash
 happens in the same call, which it names.  It then checks what the test
 judged: the observations of the test's focus that the rules fix (lenient ones
 are left out), stopping at the first difference with a message that names the
@@ -19,32 +19,17 @@ import shutil
 from pathlib import Path
 from typing import Any, Sequence
 
+from grader.games.fcd18s2.focus import EVERYTHING, Focus
+from grader.games.fcd18s2.observations import ORDER, VALIDITY
+from grader.games.fcd18s2.observe import FOREIGN_PROBES, HAND_CAP, INT_PROBES
+from grader.games.fcd18s2.reference_trace import Step, reference_trace
 from reference import Action, Deck, MoveSpec
 from reference.cards import COLOR_LETTERS, SUIT_LETTERS
-
-from .focus import EVERYTHING, Focus
-from .observations import ORDER, VALIDITY
-from .observe import FOREIGN_PROBES, HAND_CAP
-from .reference_trace import Step, reference_trace
 
 C_VALUES = ["ZERO", "ONE", "DRAW_TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE",
             "A", "B", "C", "D", "E", "F"]
 C_COLORS = ["RED", "BLUE", "GREEN", "YELLOW", "PURPLE"]
 C_SUITS = ["HEARTS", "DIAMONDS", "CLUBS", "SPADES", "QUESTIONS"]
-
-INT_CHECKS = (  # observation -> C function, in the order the grader observes them
-    ("current_player", "currentPlayer"),
-    ("current_turn", "currentTurn"),
-    ("num_turns", "numTurns"),
-    ("current_turn_moves", "currentTurnMoves"),
-    ("previous_turn_player", "getPreviousTurnPlayer"),
-    ("top_discard_turn_number", "getTopDiscardTurnNumber"),
-    ("number_of_two_cards_at_top", "getNumberOfTwoCardsAtTop"),
-    ("active_draw_twos", "getActiveDrawTwos"),
-    ("current_color", "getCurrentColor"),
-    ("hand_card_count", "handCardCount"),
-    ("winner", "gameWinner"),
-)
 
 PRELUDE = r'''
 #include <signal.h>
@@ -334,7 +319,7 @@ def _names(cards: list[list[int]], sort: bool) -> str:
 
 def _probe_defines(skipped: Sequence[str]) -> list[str]:
     out = [f"#define P_{name} {i}" for i, name in enumerate(ORDER)]
-    ints = ", ".join(f"P_{name}" for name, _ in INT_CHECKS)
+    ints = ", ".join(f"P_{name}" for name, _c, _m in INT_PROBES)
     out.append(f"static const int intProbes[11] = {{{ints}}};")
     out.append("#define INT_PROBE(i) intProbes[i]")
     out.append(f"#define FOREIGN {FOREIGN_PROBES}")
@@ -353,7 +338,7 @@ def _checks(k: int, step: Step, judged: set[str]) -> list[str]:
     obs, lenient = step.obs, step.lenient
     lines = []
     want = [n for n in ORDER if n in judged and n in obs and not lenient.field_is_lenient(n)]
-    for i, (name, call) in enumerate(INT_CHECKS):
+    for i, (name, call, _m) in enumerate(INT_PROBES):
         if name in want and not (name == "winner" and lenient.winner_accepts):
             lines.append(f'checkInt("{call}()", {obs[name]}, seen.ints[{i}]);')
     if "top_discard" in want and obs["top_discard"]:
@@ -474,11 +459,10 @@ def write_repros(result: Any, folder: Path, sources: Sequence[str], course_card:
     student copies their .c files next to the repro (or runs it from their folder
     with -I pointing here).
     """
+    from grader.games.fcd18s2.focus import focus_of  # noqa: PLC0415
+    from grader.games.fcd18s2.loader import COURSE_HEADERS, INCLUDE_DIR  # noqa: PLC0415
+    from grader.games.fcd18s2.scenarios import load_scenarios  # noqa: PLC0415
     from reference import Deck, parse_moves  # noqa: PLC0415
-
-    from .focus import focus_of  # noqa: PLC0415
-    from .loader import COURSE_HEADERS, INCLUDE_DIR  # noqa: PLC0415
-    from .scenarios import load_scenarios  # noqa: PLC0415
 
     scenarios = {s.id: s for s in load_scenarios()}
     written: dict[str, str] = {}

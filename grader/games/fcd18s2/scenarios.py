@@ -27,7 +27,7 @@ A scenario file holds one rule group::
 
 Expectations are worked out by hand and checked against the reference engine,
 so the suite tests the oracle too; submissions are compared with the reference
-move by move (``grader.differential``).
+move by move (``grader.games.fcd18s2.differential``).
 """
 
 from __future__ import annotations
@@ -37,12 +37,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.games.fcd18s2.observe import card_label
 from reference.cards import COLOR_LETTERS, Deck, NotationError, parse_key
 from reference.moves import MoveSpec, parse_moves
 
-from .observe import card_label
-
-SCENARIO_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "scenarios"
+SCENARIO_DIR = Path(__file__).resolve().parents[3] / "fixtures" / "scenarios"
 # A51: the smallest deck the grader ever deals (scenarios and random games); a course implementation
 # refuses decks under 30 cards, which the rules leave undefined.
 SMALLEST_DECK = 30

@@ -1,7 +1,7 @@
 """A test's focus: the observations its verdict rests on.  One bug, one deduction.
 
 A scenario checks its own rule clauses, so its verdict rests on the
-observations those clauses govern (``grader.observations``), in the states
+observations those clauses govern (``grader.games.fcd18s2.observations``), in the states
 where they govern them (``SCOPES``: R7 decides whether END_TURN is valid only
 while a penalty is owed).  Right after newGame only the clauses that fix the
 state at the start count (a matching test does not judge the deal); after a
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .observations import BY_NAME, OBSERVATIONS, SCOPES
+from grader.games.fcd18s2.observations import BY_NAME, OBSERVATIONS, SCOPES
 
 # How the scenario format's expectation keys name observations.
 _EXPECT_KEYS = {"deck_top": "deck_pile", "discard_top": "discard_pile"}

@@ -23,9 +23,10 @@ import zipfile
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from .config import MarkingConfig
-from .grade import SubmissionResult, result_from_json, source_hash
-from .results import Outcome, TestResult
+from grader.core.config import MarkingConfig
+from grader.core.grade import source_hash
+from grader.core.results import Outcome, SubmissionResult, TestResult, result_from_json
+from grader.games import get as get_game
 
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
 MAX_UNPACKED = 64 * 1024 * 1024  # bytes one student's archive may unpack to
@@ -91,16 +92,18 @@ def _failed_result(name: str, digest: str, why: str) -> SubmissionResult:
     return result
 
 
-def _grade_one(name: str, folder: Path | None, problem: str, args: argparse.Namespace, out: Path) -> tuple[str, SubmissionResult, bool]:
+def _grade_one(name: str, folder: Path | None, problem: str, args: argparse.Namespace,
+               out: Path) -> tuple[str, SubmissionResult, bool]:
     store = out / "store"
     if folder is None:
         return name, _failed_result(name, "none", problem), False
-    digest = source_hash(folder)
+    digest = source_hash(folder, get_game(args.game))
     stored = store / f"{name}-{digest}.json"
     if stored.exists():
         return name, result_from_json(json.loads(stored.read_text())), True
     report_dir = out / "reports" / name
-    argv = [sys.executable, "-m", "grader.cli", str(folder), "--out", str(report_dir), "--quiet"]
+    argv = [sys.executable, "-m", "grader.core.cli", str(folder), "--out", str(report_dir), "--quiet",
+            "--game", args.game]
     if args.config:
         argv += ["--config", str(args.config)]
     if args.random_games is not None:
@@ -126,8 +129,8 @@ def _grade_one(name: str, folder: Path | None, problem: str, args: argparse.Name
 
 
 def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
-    from .report.csv_report import write_class_csv
-    from .report.junit import write_junit
+    from grader.core.report.csv_report import write_class_csv
+    from grader.core.report.junit import write_junit
 
     if not args.root.is_dir():
         print(f"fcd-grade batch: {args.root} is not a folder", file=sys.stderr)

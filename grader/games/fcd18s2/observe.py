@@ -1,12 +1,12 @@
 """Observations: everything the Game.h API lets a tester see, as plain data.
 
 One function observes either engine -- the reference ``Game`` or the loaded
-student library behind ``grader.loader.CGame`` -- because both expose the same
+student library behind ``grader.games.fcd18s2.loader.CGame`` -- because both expose the same
 snake_case methods.  The worker calls it on the student's game and sends the
 result back; the grader calls it on the reference.  A trace is the list of
 observations after newGame and after each move.
 
-Each observation of ``grader.observations`` is one *probe*.  Probes read by
+Each observation of ``grader.games.fcd18s2.observations`` is one *probe*.  Probes read by
 counts, never by walking until NULL: a hand by ``handCardCount()`` /
 ``playerCardCount(p)``, a pile as deep as the grader asks (the reference's
 pile size, capped).  Whether one past the end is NULL (A27) is a probe of its
@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from grader.core.protocol import LOADING
+from grader.games.fcd18s2.loader import API_FUNCTIONS
+from grader.games.fcd18s2.observations import DECK_COUNTS, ORDER
 from reference.cards import COLOR_LETTERS, Value, format_key
 from reference.moves import Action, PlayerMove
-
-from .loader import API_FUNCTIONS
-from .observations import DECK_COUNTS, ORDER
 
 # How far down each pile to look when the deck is large (observing an 800-card
 # pile after every move costs more than it tells).
@@ -42,7 +42,7 @@ NULL_CARD = [-1, -1, -1, 0]
 
 # Probe numbers for the call-in-progress record: the observations, then the calls that are not probes.
 PROBE_IDS = {name: i for i, name in enumerate(ORDER)}
-NEW_GAME, PLAY_MOVE, DESTROY_GAME, FIND_CARD, LOADING = -1, -2, -3, -4, -5
+NEW_GAME, PLAY_MOVE, DESTROY_GAME, FIND_CARD = -1, -2, -3, -4
 CALL_IDS = {name: i for i, name in enumerate(API_FUNCTIONS)}
 
 Trace = Callable[[int, int, int, int], None]  # (probe, call, a, b)
@@ -119,7 +119,7 @@ class Observer:
         """Every observation of the game as it stands; piles read ``depths`` deep."""
         g, skip = self.game, self.skip
         obs: dict[str, Any] = {}
-        for name, cname, method in _INT_PROBES:
+        for name, cname, method in INT_PROBES:
             obs[name] = SKIPPED if name in skip else self._int(name, cname, method)
 
         if "top_discard" in skip:
@@ -256,7 +256,7 @@ def play_moves(card: Any) -> list[tuple[PlayerMove, str]]:
     return [(PlayerMove(Action.PLAY_CARD, card, 0), name)]
 
 
-_INT_PROBES = (  # observation, C function, method: in the order they are observed
+INT_PROBES = (  # observation, C function, method: in the order they are observed (and repro programs check them)
     ("current_player", "currentPlayer", "current_player"),
     ("current_turn", "currentTurn", "current_turn"),
     ("num_turns", "numTurns", "num_turns"),
@@ -269,7 +269,8 @@ _INT_PROBES = (  # observation, C function, method: in the order they are observ
     ("hand_card_count", "handCardCount", "hand_card_count"),
     ("winner", "gameWinner", "game_winner"),
 )
-_PILES = (("deck_pile", "getDeckCard", "get_deck_card"), ("discard_pile", "getDiscardPileCard", "get_discard_pile_card"))
+_PILES = (("deck_pile", "getDeckCard", "get_deck_card"),
+          ("discard_pile", "getDiscardPileCard", "get_discard_pile_card"))
 
 
 def describe_call(probe: int, call: int, a: int, b: int, moves: Any = (), step: int = 0) -> str:

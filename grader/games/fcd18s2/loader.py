@@ -25,20 +25,22 @@ INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 HEADERS = ("Card.h", "Game.h")  # the API: the cffi declarations are read from these
 COURSE_HEADERS = HEADERS + ("player.h",)  # every header the course gave students: a submission may include any
 
-CARD_FUNCTIONS = ("newCard", "destroyCard", "cardSuit", "cardValue", "cardColor")
-GAME_FUNCTIONS = (
-    "newGame", "destroyGame", "numCards", "numOfSuit", "numOfColor", "numOfValue",
-    "currentPlayer", "currentTurn", "topDiscard", "numTurns", "currentTurnMoves",
-    "getNumberOfTwoCardsAtTop", "getCurrentColor", "getPreviousTurnPlayer",
-    "getTopDiscardTurnNumber", "getActiveDrawTwos", "handCardCount", "handCard",
-    "isValidMove", "playMove", "gameWinner", "getDeckCard", "getDiscardPileCard",
-    "getHandCard", "playerCardCount", "playerPoints",
-)
-API_FUNCTIONS = CARD_FUNCTIONS + GAME_FUNCTIONS  # 31 symbols
 
 
 def header_text(name: str) -> str:
     return (INCLUDE_DIR / name).read_text()
+
+
+def _declared_functions() -> tuple[str, ...]:
+    """The functions the API headers declare, in header order: the one list of the API."""
+    names: list[str] = []
+    for name in HEADERS:
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", "", header_text(name), flags=re.S)
+        names += re.findall(r"^\s*\w+\s*\**\s*(\w+)\s*\([^;{]*\)\s*;", text, re.M)
+    return tuple(names)
+
+
+API_FUNCTIONS = _declared_functions()  # 31 functions: Card.h's, then Game.h's
 
 
 def header_constants() -> dict[str, int]:
@@ -193,16 +195,26 @@ def _destroy_game(self: CGame) -> None:
     self._fn["destroyGame"](self._handle)
 
 
-# Method name -> (C function, how to wrap it).  getCurrentColor returns int (A38).
-_INT_FUNCTIONS = {
-    "numCards": 0, "numOfSuit": 1, "numOfColor": 1, "numOfValue": 1, "currentPlayer": 0,
-    "currentTurn": 0, "numTurns": 0, "currentTurnMoves": 0, "getNumberOfTwoCardsAtTop": 0,
-    "getCurrentColor": 0, "getPreviousTurnPlayer": 0, "getTopDiscardTurnNumber": 0,
-    "getActiveDrawTwos": 0, "handCardCount": 0, "gameWinner": 0, "playerCardCount": 1,
-    "playerPoints": 1,
-}
-_CARD_FUNCTIONS = ("topDiscard", "handCard", "getDeckCard", "getDiscardPileCard", "getHandCard")
+# The game functions wrapped by hand; every other query on a Game is wrapped by what it returns
+# (an int, or a Card), read from its declaration.  getCurrentColor returns int (A38).
 _OTHER = {"isValidMove": _is_valid_move, "playMove": _play_move, "destroyGame": _destroy_game}
+
+
+@cache
+def _queries() -> tuple[dict[str, int], tuple[str, ...]]:
+    """The queries on a Game, from the declarations: int-valued ones with their number of extra
+    arguments, and Card-valued ones."""
+    ints: dict[str, int] = {}
+    cards: list[str] = []
+    game_type, card_type, int_type = ffi().typeof("Game"), ffi().typeof("Card"), ffi().typeof("int")
+    for cname, ftype in function_types().items():
+        if cname in _OTHER or not ftype.args or ftype.args[0] is not game_type:
+            continue
+        if ftype.result is int_type:
+            ints[cname] = len(ftype.args) - 1
+        elif ftype.result is card_type:
+            cards.append(cname)
+    return ints, tuple(cards)
 
 
 @cache
@@ -210,10 +222,11 @@ def _game_class(available: frozenset[str]) -> type[CGame]:
     """A CGame subclass with exactly the methods whose C functions exist."""
     methods: dict[str, Any] = {}
     card_getters = all(n in available for n in ("cardValue", "cardColor", "cardSuit"))
-    for cname, nargs in _INT_FUNCTIONS.items():
+    int_queries, card_queries = _queries()
+    for cname, nargs in int_queries.items():
         if cname in available:
             methods[snake(cname)] = _int_method(cname, nargs)
-    for cname in _CARD_FUNCTIONS:
+    for cname in card_queries:
         if cname in available and card_getters:
             methods[snake(cname)] = _card_method(cname)
     for cname, fn in _OTHER.items():

@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import protocol
-from .sandbox import library_path_inside, worker_popen
+from grader.core import protocol
+from grader.core.limits import Limits
+from grader.core.sandbox import library_path_inside, worker_popen
 
 RESPONSE_SLACK = 5.0  # seconds beyond the child's wall limit before the worker counts as lost
 START_SECONDS = 30.0
@@ -27,15 +28,16 @@ class WorkerLost(Exception):
 
 
 class WorkerClient:
-    def __init__(self, library: Path) -> None:
+    def __init__(self, library: Path, job_module: str) -> None:
         self.library = library
+        self.job_module = job_module  # the game's sandbox-side module, imported by the worker
         self.proc: subprocess.Popen[bytes] | None = None
         self.restarts = 0
         self.pong: dict[str, Any] = {}  # what the worker said of itself when it started
         self._next_id = 0
 
     def _start(self) -> subprocess.Popen[bytes]:
-        proc = worker_popen(self.library.parent)
+        proc = worker_popen(self.library.parent, self.job_module)
         self.proc = proc
         try:
             pong = self._exchange({"op": "ping"}, START_SECONDS)
@@ -93,26 +95,21 @@ class WorkerClient:
                     raise WorkerLost("the worker sent more than it announced")
                 return header, frames
 
-    def run(self, deck: list[list[int]], moves: list[str], *, depths: list[tuple[int, int]],
-            skip: list[str] | None = None, limits: dict[str, Any] | None = None,
-            destroy: bool = True) -> dict[str, Any]:
-        """Play ``moves`` on a fresh game in a fresh child; the raw response.
+    def run(self, job: dict[str, Any], limits: Limits, max_frames: int) -> dict[str, Any]:
+        """Run one job of the game's (``job``: what its sandbox module reads) in a fresh child.
 
-        ``depths``: how deep to read the piles after newGame and after each move;
-        ``skip``: probes to leave out (they crashed or hung in an earlier run)."""
-        limits = dict(limits or {})
-        wall = float(limits.get("wall", 10.0))
+        The raw response: how the child ended, and ``results``, the frames it sent,
+        each a JSON object (student-controlled: the game validates them)."""
         if self.proc is None or self.proc.poll() is not None:
             if self.proc is not None:
                 self.restarts += 1
                 self.close()
             self._start()
         self._next_id += 1
-        request = {"op": "run", "id": self._next_id, "lib": library_path_inside(self.library), "deck": deck,
-                   "moves": moves, "depths": [list(d) for d in depths], "skip": list(skip or ()), "limits": limits,
-                   "destroy": destroy}
+        request = {**job, "op": "run", "id": self._next_id, "lib": library_path_inside(self.library),
+                   "limits": limits.as_dict(), "max_frames": max_frames}
         try:
-            response, frames = self._exchange(request, wall + RESPONSE_SLACK, with_frames=True)
+            response, frames = self._exchange(request, limits.wall + RESPONSE_SLACK, with_frames=True)
         except WorkerLost:
             self.restarts += 1
             self.close()
@@ -131,8 +128,7 @@ class WorkerClient:
                 response["protocol"] = "a result frame that is not a JSON object"
                 break
             decoded.append(frame)
-        response["steps"] = [f.get("obs") for f in decoded if f.get("t") == "obs"]
-        response["events"] = [f for f in decoded if f.get("t") != "obs"]
+        response["results"] = decoded
         return response
 
     def close(self) -> None:

@@ -10,7 +10,7 @@ clauses of rules.md fix its value:
 - ``at_start``: clauses that fix its value right after newGame (R2: the deal);
 - ``on_moves``: clauses that fix how moves change it (R6: a draw adds a card).
 
-A test's *focus* is derived from this table (``grader.focus``): the
+A test's *focus* is derived from this table (``grader.games.fcd18s2.focus``): the
 observations its clauses govern and its expectations name.  Some clauses
 govern an observation only in some states (``SCOPES``: R7 fixes which moves
 are valid only while a penalty is owed).  ``depends_on
@@ -27,6 +27,7 @@ from typing import Any, Callable
 @dataclass(frozen=True, slots=True)
 class Observation:
     name: str
+    shape: str  # what a worker must send for it (``grader.games.fcd18s2.schema``)
     call: str  # the API call a student recognises
     meaning_words: str  # what it means, in plain words
     family: str
@@ -57,99 +58,104 @@ FAMILIES: dict[str, str] = {
 _MOVE_VALIDITY_STATE = ("hand", "top_discard", "current_color", "active_draw_twos", "current_turn_moves", "winner")
 
 OBSERVATIONS: tuple[Observation, ...] = (
-    Observation("winner", "gameWinner()", "who has won (-1 not finished, 4 no winner)", "end",
+    Observation("winner", "int", "gameWinner()", "who has won (-1 not finished, 4 no winner)", "end",
                 "The game ends the moment a player puts down their last card (that player wins); it ends with no "
                 "winner when a player must draw and no card is left to draw.",
                 meaning=("R12", "R13"), on_moves=("A23", "A24", "A30", "A50")),
-    Observation("current_player", "currentPlayer()", "whose turn it is", "turn_order",
+    Observation("current_player", "int", "currentPlayer()", "whose turn it is", "turn_order",
                 "Only END_TURN passes the turn, to the next player (or the one after, if an A was played).",
                 at_start=("R3", "R10", "A13"), on_moves=("R4", "R8", "A33")),
-    Observation("current_turn", "currentTurn()", "the turn number", "turn_order",
+    Observation("current_turn", "int", "currentTurn()", "the turn number", "turn_order",
                 "The turn number starts at 0 and goes up by one at each END_TURN.",
                 at_start=("R3", "A13"), on_moves=("R4", "R8", "A33")),
-    Observation("num_turns", "numTurns()", "the number of turns so far, this one included", "turn_order",
+    Observation("num_turns", "int", "numTurns()", "the number of turns so far, this one included", "turn_order",
                 "numTurns() is always currentTurn() + 1.",
                 meaning=("A31",)),
-    Observation("current_turn_moves", "currentTurnMoves()", "actions taken so far this turn", "turn_order",
+    Observation("current_turn_moves", "int", "currentTurnMoves()", "actions taken so far this turn", "turn_order",
                 "currentTurnMoves() counts the plays and draws made so far this turn.",
                 meaning=("A32",), on_moves=("R4",)),
-    Observation("previous_turn_player", "getPreviousTurnPlayer()", "who played the previous turn", "turn_order",
+    Observation("previous_turn_player", "int", "getPreviousTurnPlayer()", "who played the previous turn", "turn_order",
                 "getPreviousTurnPlayer() is the player who played the previous turn (skipped players hold no "
                 "turn); -1 during turn 0.",
                 meaning=("A14",), at_start=("A13",), on_moves=("R8", "A33")),
-    Observation("hand_card_count", "handCardCount()", "the size of the current player's hand", "hands",
+    Observation("hand_card_count", "int", "handCardCount()", "the size of the current player's hand", "hands",
                 "A hand loses the card played and gains each card drawn.",
                 at_start=("R2",), on_moves=("R5", "R6", "R7", "R11")),
-    Observation("hand", "handCard(i)", "the cards in the current player's hand", "hands",
+    Observation("hand", "cards", "handCard(i)", "the cards in the current player's hand", "hands",
                 "A hand loses the card played and gains each card drawn, taken from the top of the draw pile "
                 "(after a recycle: the oldest discard).",
                 at_start=("R2",), on_moves=("R5", "R6", "R7", "R11", "A21")),
-    Observation("hands", "getHandCard(p, i)", "the cards in player p's hand", "hands",
+    Observation("hands", "four_hands", "getHandCard(p, i)", "the cards in player p's hand", "hands",
                 "A hand loses the card played and gains each card drawn.",
                 at_start=("R1", "R2"), on_moves=("R5", "R6", "R7", "R11", "A21")),
-    Observation("card_counts", "playerCardCount(p)", "how many cards player p holds", "hands",
+    Observation("card_counts", "four_ints", "playerCardCount(p)", "how many cards player p holds", "hands",
                 "A hand loses the card played and gains each card drawn.",
                 at_start=("R2",), on_moves=("R5", "R6", "R7")),
-    Observation("points", "playerPoints(p)", "the sum of the values in player p's hand", "hands",
+    Observation("points", "four_ints", "playerPoints(p)", "the sum of the values in player p's hand", "hands",
                 "A player's points are the sum of the values in their hand (A=10 ... F=15).",
                 meaning=("R14",)),
-    Observation("hand_end_null", "handCard(handCardCount())", "one past the last card must be NULL", "hands",
+    Observation("hand_end_null", "bool", "handCard(handCardCount())", "one past the last card must be NULL", "hands",
                 "Asking for the card one past the end of a hand gives NULL.", meaning=("A27",)),
-    Observation("top_discard", "topDiscard()", "the top card of the discard pile", "discard",
+    Observation("top_discard", "card", "topDiscard()", "the top card of the discard pile", "discard",
                 "The card played becomes the top of the discard pile.",
                 at_start=("R3", "R10"), on_moves=("R5", "R11")),
-    Observation("top_discard_turn_number", "getTopDiscardTurnNumber()", "the turn the top discard was played in",
+    Observation("top_discard_turn_number", "int", "getTopDiscardTurnNumber()", "the turn the top discard was played in",
                 "discard", "getTopDiscardTurnNumber() is the turn the top card was played in (-1 for the card "
                 "turned up at the start).", meaning=("A15",), at_start=("R3",), on_moves=("R5",)),
-    Observation("number_of_two_cards_at_top", "getNumberOfTwoCardsAtTop()", "how many 2s lie on top of the discard pile",
+    Observation("number_of_two_cards_at_top", "int", "getNumberOfTwoCardsAtTop()",
+                "how many 2s lie on top of the discard pile",
                 "discard", "getNumberOfTwoCardsAtTop() counts the 2s lying one on another on top of the discard "
                 "pile, paid or not.", meaning=("A9",), at_start=("R10", "A12"), on_moves=("R7",)),
-    Observation("active_draw_twos", "getActiveDrawTwos()", "how many 2s on top still have to be answered", "discard",
+    Observation("active_draw_twos", "int", "getActiveDrawTwos()", "how many 2s on top still have to be answered",
+                "discard",
                 "Each 2 played adds one active 2; the next player must draw 2 cards per active 2 or play another "
                 "2; once they have drawn, the 2s are no longer active.",
                 at_start=("R10", "A12"), on_moves=("R7", "A6", "A7")),
-    Observation("current_color", "getCurrentColor()", "the colour the next card must match", "discard",
+    Observation("current_color", "int", "getCurrentColor()", "the colour the next card must match", "discard",
                 "After a D, the colour to match is the colour declared with it, while that D is on top; "
                 "otherwise it is the top card's own colour.",
                 meaning=("R9", "A16"), at_start=("R3", "R10", "A18"), on_moves=("R5",)),
-    Observation("deck_pile", "getDeckCard(n)", "the draw pile, next card first", "piles",
+    Observation("deck_pile", "cards", "getDeckCard(n)", "the draw pile, next card first", "piles",
                 "Cards are drawn from the top of the draw pile; when it is empty, the discard pile except its "
                 "top card is turned over so the oldest card is drawn first.",
                 at_start=("R1", "R3"), on_moves=("R6", "R11", "A21")),
-    Observation("discard_pile", "getDiscardPileCard(n)", "the discard pile, top first", "piles",
+    Observation("discard_pile", "cards", "getDiscardPileCard(n)", "the discard pile, top first", "piles",
                 "Played cards go on top of the discard pile; a recycle leaves only the top card.",
                 at_start=("R3",), on_moves=("R5", "R11", "A21")),
-    Observation("valid_draw", "isValidMove(DRAW_CARD)", "whether the current player may draw now", "validity",
+    Observation("valid_draw", "bool", "isValidMove(DRAW_CARD)", "whether the current player may draw now", "validity",
                 "A player may draw once a turn before playing, or, facing active 2s, until 2 cards per active 2 "
                 "have been drawn.",
                 meaning=("R6", "R7", "R15", "A3", "A4", "A6", "A23", "A34"),
                 depends_on=("active_draw_twos", "current_turn_moves", "winner")),
-    Observation("valid_end", "isValidMove(END_TURN)", "whether the current player may end the turn now", "validity",
+    Observation("valid_end", "bool", "isValidMove(END_TURN)", "whether the current player may end the turn now",
+                "validity",
                 "END_TURN is valid only after a play or a draw, and after the full penalty when 2s are active.",
                 meaning=("R4", "R7", "R15", "A5", "A6", "A35"),
                 depends_on=("active_draw_twos", "current_turn_moves", "winner")),
-    Observation("valid_play", "isValidMove(PLAY_CARD)", "whether the current player may play this card now",
+    Observation("valid_play", "answers", "isValidMove(PLAY_CARD)", "whether the current player may play this card now",
                 "validity", "A card may be played if it is in the hand, nothing was played or drawn yet this turn, "
                 "and it is a ZERO or matches the top card's value, suit or current colour; facing active 2s only "
                 "a 2 may be played.",
                 meaning=("R5", "R7", "R9", "R10", "R15", "A1", "A2", "A10", "A11", "A12", "A16", "A17", "A18", "A19",
                          "A39", "A49"),
                 depends_on=_MOVE_VALIDITY_STATE),
-    Observation("valid_foreign", "isValidMove(PLAY_CARD)", "a card from ANOTHER player's hand must never be playable",
+    Observation("valid_foreign", "answers", "isValidMove(PLAY_CARD)",
+                "a card from ANOTHER player's hand must never be playable",
                 "validity", "A card from another player's hand can never be played.",
                 meaning=("R5", "A25"), depends_on=("hands",)),
-    Observation("num_cards", "numCards()", "the size of the initial deck", "deck_counts",
+    Observation("num_cards", "int", "numCards()", "the size of the initial deck", "deck_counts",
                 "numCards() is the size of the initial deck.", meaning=("A37",), at_start=("R1",)),
-    Observation("num_of_suit", "numOfSuit(s)", "cards of each suit in the initial deck", "deck_counts",
+    Observation("num_of_suit", "ints_5", "numOfSuit(s)", "cards of each suit in the initial deck", "deck_counts",
                 "numOfSuit() counts over the initial deck.", meaning=("A37",), at_start=("R1",)),
-    Observation("num_of_color", "numOfColor(c)", "cards of each colour in the initial deck", "deck_counts",
+    Observation("num_of_color", "ints_5", "numOfColor(c)", "cards of each colour in the initial deck", "deck_counts",
                 "numOfColor() counts over the initial deck.", meaning=("A37",), at_start=("R1",)),
-    Observation("num_of_value", "numOfValue(v)", "cards of each value in the initial deck", "deck_counts",
+    Observation("num_of_value", "ints_16", "numOfValue(v)", "cards of each value in the initial deck", "deck_counts",
                 "numOfValue() counts over the initial deck.", meaning=("A37",), at_start=("R1",)),
 )
 
 # Not a field of a step: the identity rule (A46) is checked between steps.
-IDENTITY = Observation("identity", "topDiscard() / handCard(i)", "the very card played or drawn, not a copy", "hands",
+IDENTITY = Observation("identity", "none", "topDiscard() / handCard(i)", "the very card played or drawn, not a copy",
+                       "hands",
                        "The card played becomes the top discard, and a drawn card is the former top of the draw "
                        "pile: the same Card, not a copy.", meaning=("A46", "R18"))
 

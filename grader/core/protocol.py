@@ -6,20 +6,22 @@ standard library on the observations a game sends after every move (a quarter
 of the worker's CPU per game went to the standard library's JSON; ``bench/bench_isolation.py``).
 
 The worker is assumed compromised once it has loaded student code, so what it
-sends is data, never a verdict: every frame is size-checked and every
-observation is schema-checked (``valid_observation``) before the grader
-compares it with anything.
+sends is data, never a verdict: every frame is size-checked here, and a game
+checks the shape of every observation (for Final Card-Down,
+``grader.games.fcd18s2.schema``) before the grader compares it with anything.
 """
 
 from __future__ import annotations
 
-import orjson
 import os
 import struct
 from typing import Any
 
+import orjson
+
 HEADER = struct.Struct(">I")
 MAX_FRAME = 64 * 1024 * 1024
+LOADING = -5  # the call slot's probe before the job's first call: the library is being loaded
 
 
 class ProtocolError(Exception):
@@ -108,65 +110,3 @@ class FrameBuffer:
             except ValueError as err:
                 raise ProtocolError(f"frame is not JSON: {err}") from err
         return frames
-
-
-# ---- schema checks for what a worker sends -------------------------------------
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and -(2**63) <= x < 2**64
-
-
-def _is_card(x: Any) -> bool:
-    return x is None or (isinstance(x, list) and len(x) == 4 and all(_is_int(v) for v in x))
-
-
-def _is_cards(x: Any) -> bool:
-    return isinstance(x, list) and all(_is_card(c) and c is not None for c in x)
-
-
-def _missing_or(check):  # noqa: ANN001, ANN202
-    """A value, or the word for a function the submission lacks or a probe left out."""
-    return lambda x: x in ("missing", "skipped") or check(x)
-
-
-def _four(x: Any) -> bool:
-    return isinstance(x, list) and len(x) == 4 and all(v in ("missing", "skipped") or _is_int(v) for v in x)
-
-
-INT_FIELDS = ("current_player", "current_turn", "num_turns", "current_turn_moves",
-              "previous_turn_player", "top_discard_turn_number", "number_of_two_cards_at_top",
-              "active_draw_twos", "current_color", "hand_card_count", "winner")
-SCHEMA = {
-    **{f: _missing_or(_is_int) for f in INT_FIELDS},
-    "top_discard": _missing_or(_is_card),
-    "hand": _missing_or(_is_cards),
-    "hand_end_null": _missing_or(lambda x: isinstance(x, bool)),
-    "hands": _missing_or(lambda x: isinstance(x, list) and len(x) == 4 and all(_is_cards(h) for h in x)),
-    "card_counts": _four,
-    "points": _four,
-    "deck_pile": _missing_or(_is_cards),
-    "discard_pile": _missing_or(_is_cards),
-    "valid_play": _missing_or(lambda x: isinstance(x, dict) and all(isinstance(k, str) and isinstance(v, bool) for k, v in x.items())),
-    "valid_foreign": _missing_or(lambda x: isinstance(x, dict) and all(isinstance(k, str) and isinstance(v, bool) for k, v in x.items())),
-    "valid_draw": _missing_or(lambda x: isinstance(x, bool)),
-    "valid_end": _missing_or(lambda x: isinstance(x, bool)),
-}
-FIRST_STEP_SCHEMA = {
-    "num_cards": _missing_or(_is_int),
-    "num_of_suit": _missing_or(lambda x: isinstance(x, list) and len(x) == 5 and all(v == "missing" or _is_int(v) for v in x)),
-    "num_of_color": _missing_or(lambda x: isinstance(x, list) and len(x) == 5 and all(v == "missing" or _is_int(v) for v in x)),
-    "num_of_value": _missing_or(lambda x: isinstance(x, list) and len(x) == 16 and all(v == "missing" or _is_int(v) for v in x)),
-}
-
-
-def valid_observation(obs: Any, first: bool = False) -> str | None:
-    """None if ``obs`` has exactly the expected shape, else what is wrong."""
-    if not isinstance(obs, dict):
-        return "an observation is not an object"
-    schema = {**SCHEMA, **FIRST_STEP_SCHEMA} if first else SCHEMA
-    if set(obs) != set(schema):
-        return f"observation fields differ: {sorted(set(obs) ^ set(schema))}"
-    for name, check in schema.items():
-        if not check(obs[name]):
-            return f"observation field {name!r} has the wrong shape"
-    return None

@@ -1,6 +1,7 @@
 """The marking configuration: marks, visibility, limits and the rulings profile.
 
-A default ships as ``grader/marking.toml``; a course passes its own with
+A default ships with each game (``grader/games/<game>/marking.toml``: the one
+place of its default marks and limits); a course passes its own with
 ``--config``.  Keys missing from a course file keep their default.
 """
 
@@ -9,11 +10,12 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reference.rulings import BY_ID
+from grader.core.limits import Limits
 
-DEFAULT_CONFIG = Path(__file__).resolve().parent / "marking.toml"
+if TYPE_CHECKING:
+    from grader.core.gamespec import GameSpec
 
 
 class ConfigError(ValueError):
@@ -33,8 +35,14 @@ class MarkingConfig:
     source: str
 
     @classmethod
-    def load(cls, path: Path | None = None) -> MarkingConfig:
-        base = tomllib.loads(DEFAULT_CONFIG.read_text())
+    def load(cls, path: Path | None = None, game: GameSpec | None = None) -> MarkingConfig:
+        """The game's default configuration (the default game's if none is given), with ``path``'s
+        values over it."""
+        if game is None:
+            from grader.games import get  # noqa: PLC0415 - the registry, by name: no game is imported here
+
+            game = get()
+        base = tomllib.loads(game.marking_file.read_text())
         if path is None:
             return cls(base, "default")
         try:
@@ -42,7 +50,7 @@ class MarkingConfig:
         except (OSError, tomllib.TOMLDecodeError) as err:
             raise ConfigError(f"{path}: {err}") from err
         cfg = cls(_merge(base, over), str(path))
-        unknown = [r for r in cfg.strict_rulings if r not in BY_ID]
+        unknown = [r for r in cfg.strict_rulings if r not in game.rulings]
         if unknown:
             raise ConfigError(f"{path}: rulings.strict names unknown rulings {unknown}")
         return cfg
@@ -76,10 +84,10 @@ class MarkingConfig:
         return str(self.raw["random_games"]["scoring"])
 
     @property
-    def limits(self) -> dict[str, Any]:
+    def limits(self) -> Limits:
         lim = self.raw["limits"]
-        return {"cpu": int(lim["cpu_seconds"]), "wall": float(lim["wall_seconds"]),
-                "memory_mb": int(lim["memory_mb"]), "output_kb": int(lim["output_kb"])}
+        return Limits(cpu=int(lim["cpu_seconds"]), wall=float(lim["wall_seconds"]), memory_mb=int(lim["memory_mb"]),
+                      output_kb=int(lim["output_kb"]), nproc=int(lim["processes"]))
 
     @property
     def compile_seconds(self) -> float:

@@ -1,7 +1,7 @@
 """The worker: a single-threaded fork server that runs student code, one child per request.
 
-Started by the grader (by exec, inside the sandbox: see ``grader.sandbox``) as
-``python -m grader.worker``.  It reads request frames on stdin and answers each
+Started by the grader (by exec, inside the sandbox: see ``grader.core.sandbox``) as
+``python -m grader.core.worker``.  It reads request frames on stdin and answers each
 with one response frame on stdout.  Every ``run`` request gets a fresh child
 (``Spare``), forked one game ahead: it drops privileges and sets its limits,
 waits for its game, and only then dlopens the student library (so
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import importlib
 import mmap
 import os
 import resource
@@ -35,10 +36,8 @@ import time
 import types
 from typing import Any
 
-from grader import protocol
-from grader.loader import CLibrary, LoadError, warm_up
-from grader.observe import CALL_IDS, DESTROY_GAME, FIND_CARD, LOADING, NEW_GAME, PLAY_MOVE, Observer
-from reference.moves import Action, MoveSpec, PlayerMove
+from grader.core import protocol
+from grader.core.limits import Limits
 
 libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
@@ -48,7 +47,7 @@ DRAIN_GRACE = 0.05  # seconds to keep reading pipes after the child has exited
 RESULT_BYTES = protocol.MAX_FRAME  # the results area: virtual, only what is written is ever touched
 RESULTS_FULL_EXIT = 112  # the child's exit code when its results did not fit
 HAND_OVER_SECONDS = 2.0  # a spare that cannot take its game by then is replaced
-DEFAULT_LIMITS = {"cpu": 5, "wall": 10.0, "memory_mb": 512, "output_kb": 4096, "nproc": 256}
+JOBS_UNDER = "grader.games."  # the only modules the worker accepts as its job (its command-line argument)
 RESET_SIGNALS = (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGXCPU, signal.SIGXFSZ,
                  signal.SIGALRM, signal.SIGCHLD, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
 
@@ -90,7 +89,7 @@ class Results:
         self.area = mmap.mmap(-1, size or RESULT_BYTES)  # MAP_SHARED | MAP_ANONYMOUS: shared with our children only
         self.end = self.FRAMES_AT
         self.step = 0
-        self.CALL.pack_into(self.area, self.HEAD.size, 0, LOADING, 0, 0, 0)
+        self.CALL.pack_into(self.area, self.HEAD.size, 0, protocol.LOADING, 0, 0, 0)
 
     def at(self, probe: int, call: int, a: int, b: int) -> None:  # in the child, before each call
         self.CALL.pack_into(self.area, 16, self.step, probe, call, a, b)
@@ -168,79 +167,6 @@ def _enter_limits(limits: dict[str, Any], address_space: int, request_fd: int, o
     libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
-def _resolve(game: Any, spec: MoveSpec, cap: int, trace: Any = None, i: int = 0) -> PlayerMove | None:
-    """The move with the card of that look from the current hand, read by ``handCardCount()``."""
-    if spec.action != Action.PLAY_CARD:
-        return PlayerMove(spec.action)
-    count = game.hand_card_count() if hasattr(game, "hand_card_count") else cap
-    for index in range(max(0, min(count, cap))):
-        if trace is not None:
-            trace(FIND_CARD, CALL_IDS["handCard"], i, index)
-        card = game.hand_card(index)
-        if card is not None and (card.value, card.color, card.suit) == spec.card_key:
-            return PlayerMove(Action.PLAY_CARD, card, spec.next_color)
-    return None
-
-
-def refused(obs: dict[str, Any], spec: MoveSpec) -> bool:
-    """Did the submission's own isValidMove, in this observation, refuse ``spec``?"""
-    if spec.action == Action.DRAW_CARD:
-        return obs.get("valid_draw") is False
-    if spec.action == Action.END_TURN:
-        return obs.get("valid_end") is False
-    play = obs.get("valid_play")
-    return isinstance(play, dict) and play.get(str(spec)) is False
-
-
-def _child(request: dict[str, Any], results: Results) -> None:
-    """Play one game on the student library; every step is a frame sent to ``results``.
-
-    A move the submission's own isValidMove refused is never played (A28: playMove
-    of an invalid move is undefined): the game stops there with a ``refused`` event.
-    """
-    send, trace = results.send, results.at
-    try:
-        lib = CLibrary(request["lib"])
-    except LoadError as err:
-        send({"t": "error", "what": "load", "detail": str(err)[:2000]})
-        return
-    for needed in ("newGame", "playMove", "handCard", "isValidMove", "cardValue", "cardColor", "cardSuit"):
-        if not lib.has(needed):
-            send({"t": "error", "what": "missing", "detail": needed})
-            return
-    deck = request["deck"]
-    size = len(deck)
-    depths = request["depths"]
-    trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
-    game = lib.new_game([c[0] for c in deck], [c[1] for c in deck], [c[2] for c in deck])
-    if game is None:
-        send({"t": "error", "what": "null_game", "detail": "newGame returned NULL"})
-        return
-    observer = Observer(game, size, skip=frozenset(request.get("skip", ())), trace=trace)
-    obs = observer.observe(tuple(depths[0]))
-    obs.update(observer.deck_counts())
-    send({"t": "obs", "i": 0, "obs": obs})
-    for i, token in enumerate(request["moves"]):
-        spec = MoveSpec.parse(token)
-        if refused(obs, spec):
-            send({"t": "refused", "i": i})
-            return
-        move = _resolve(game, spec, size + 1, trace, i)
-        if move is None:
-            send({"t": "no_card", "i": i})
-            return
-        trace(PLAY_MOVE, CALL_IDS["playMove"], i, 0)
-        game.play_move(move)
-        send({"t": "moved", "i": i})
-        results.step = i + 1
-        obs = observer.observe(tuple(depths[i + 1]))
-        send({"t": "obs", "i": i + 1, "obs": obs})
-    if request.get("destroy", True) and hasattr(game, "destroy_game"):
-        trace(DESTROY_GAME, CALL_IDS["destroyGame"], 0, 0)
-        game.destroy_game()
-    send({"t": "done"})
-
-
 def child_main(limits: dict[str, Any], request_fd: int, results: Results, address_space: int, out_fd: int,
                err_fd: int, parent: int) -> None:
     """A spare child: enter the limits, wait for a game, play it, exit.  Never returns."""
@@ -253,7 +179,7 @@ def child_main(limits: dict[str, Any], request_fd: int, results: Results, addres
             os._exit(0)
         os.write(3, b"\x01")  # taken: from here on the game is this child's
         os.close(3)
-        _child(request, results)
+        JOB.run(request, results)
         libc.fflush(None)
         results.finish()  # before closing: the server takes two end-of-files plus this as "over"
         os.close(1)
@@ -390,7 +316,8 @@ class Spare:
 
 
 def game_limits(request: dict[str, Any]) -> dict[str, Any]:
-    return {**DEFAULT_LIMITS, **request.get("limits", {})}
+    """The request's limits, complete (the worker has no defaults of its own)."""
+    return Limits.from_dict(request["limits"]).as_dict()
 
 
 class ForkServer:
@@ -490,6 +417,10 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
                 _, status, rusage = os.wait4(pid, 0)
                 exit_time = time.monotonic()
                 poller.unregister(pidfd)
+                # Its output closed and its results marked finished in the same instant as it exited
+                # (one poll saw both): the game was over all the same.
+                finished = not open_fds and enforced is None and results.finished() and os.WIFEXITED(status) \
+                    and os.WEXITSTATUS(status) == 0
                 continue
             data = os.read(fd, 65536)
             if not data:
@@ -508,7 +439,7 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
         os.close(fd)
     protocol_problem = None
     try:
-        bodies = results.frames(most=2 * len(request.get("moves", ())) + 4)
+        bodies = results.frames(most=int(request["max_frames"]))
     except protocol.ProtocolError as problem:
         bodies, protocol_problem = [], str(problem)
     call = results.call_in_progress()
@@ -560,7 +491,7 @@ def _keep_single_threaded() -> None:
     """
     if "subprocess" in sys.modules or "threading" in sys.modules:
         return
-    stub = types.ModuleType("subprocess", "No subprocesses in the worker (see grader.worker).")
+    stub = types.ModuleType("subprocess", "No subprocesses in the worker (see grader.core.worker).")
 
     def check_output(*_args: Any, **_kwargs: Any) -> bytes:
         raise OSError("the worker runs no subprocess")
@@ -569,8 +500,25 @@ def _keep_single_threaded() -> None:
     sys.modules["subprocess"] = stub
 
 
-def main() -> int:
+def load_job(name: str) -> types.ModuleType:
+    """The game's sandbox-side module: ``warm_up()`` and ``run(request, results)``."""
+    if not name.startswith(JOBS_UNDER):
+        raise SystemExit(f"the worker runs jobs of {JOBS_UNDER}*, not {name!r}")
+    return importlib.import_module(name)
+
+
+JOB: Any = None  # the game's sandbox-side module, set once (``use_job``) before any fork
+
+
+def use_job(name: str) -> None:
+    """Make the game's sandbox-side module the job of every child forked from now on."""
+    global JOB  # noqa: PLW0603 - set once, before any child exists
+    JOB = load_job(name)
+
+
+def main(argv: list[str] | None = None) -> int:
     _keep_single_threaded()
+    use_job((argv if argv is not None else sys.argv[1:])[0])
     channel_in = os.dup(0)
     channel_out = os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
@@ -581,7 +529,7 @@ def main() -> int:
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     for sig in RESET_SIGNALS:  # defaults here, so every child starts with them at no cost
         signal.signal(sig, signal.SIG_DFL)
-    warm_up()  # parse the declarations and build the call interfaces once, before any fork
+    JOB.warm_up()  # e.g. parse the declarations and build the call interfaces once, before any fork
     gc.freeze()  # children never walk (and so never copy) the server's objects
     server = ForkServer()
     try:

@@ -1,9 +1,10 @@
-"""One submission under test: built once, one worker, many games.
+"""A Final Card-Down game played on both sides and judged: one submission, many games.
 
-``SubmissionSession.open`` builds the submission (in the sandbox) and starts
-its worker; ``run_scenario`` / ``run_game`` play one game on the reference
-(here, in the trusted process) and on the submission (in the worker), and turn
-what came back into a ``TestResult``.
+``FcdSession`` is the core's ``SubmissionSession`` (build, worker, limits)
+with the game's part: ``run_scenario`` / ``run_game`` play one game on the
+reference (here, in the trusted process) and on the submission (in the
+worker, by ``grader.games.fcd18s2.play``), and turn what came back into a
+``TestResult``.
 """
 
 from __future__ import annotations
@@ -13,24 +14,23 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from grader.core.classify import classify
+from grader.core.limits import Limits
+from grader.core.results import Outcome, TestResult
+from grader.core.session import SubmissionSession
+from grader.core.worker_client import WorkerClient, WorkerLost
+from grader.games.fcd18s2.differential import compare, explain, moves_by_turn
+from grader.games.fcd18s2.focus import EVERYTHING, Focus, focus_of, owners
+from grader.games.fcd18s2.observations import BY_NAME
+from grader.games.fcd18s2.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE, describe_call, probe_name
+from grader.games.fcd18s2.play import max_frames
+from grader.games.fcd18s2.reference_trace import reference_trace
+from grader.games.fcd18s2.scenarios import Scenario, load_scenarios
 from reference import Deck, MoveSpec
 
-from .build import BuildResult, build
-from .differential import classify, compare, explain, moves_by_turn
-from .focus import EVERYTHING, Focus, focus_of, owners
-from .observations import BY_NAME
-from .observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE, describe_call, probe_name
-from .reference_trace import reference_trace
-from .results import Outcome, TestResult
-from .scenarios import Scenario, load_scenarios
-from .worker_client import WorkerClient, WorkerLost
-
-DEFAULT_LIMITS = {"cpu": 5, "wall": 10.0, "memory_mb": 512, "output_kb": 4096}
-# After this many games time out, the rest run under SHORT_LIMITS: a correct game takes
-# milliseconds, and a submission that loops must not cost hours of a class's marking.
-TIMEOUTS_BEFORE_SHORT_LIMITS = 3
-SHORT_LIMITS = {"cpu": 1, "wall": 0.5}
 DESTROY = "destroy_game"  # destroyGame, left out like a probe when it crashes: the memory stage judges it
+GAME_OVER_EVENTS = ("done", "refused", "no_card")  # the child got to the end of what it could play
+GAME_ERRORS = {"null_game": (Outcome.WRONG, "newGame() returned NULL for a valid deck.")}
 
 
 @functools.cache
@@ -39,24 +39,35 @@ def default_owners() -> dict[tuple[str, bool], str]:
     return owners(load_scenarios())
 
 
-class SubmissionSession:
-    def __init__(self, folder: Path, build_result: BuildResult, limits: dict[str, Any],
-                 strict: frozenset[str]) -> None:
-        self.folder = folder
-        self.build = build_result
-        self.limits = limits
-        self.strict = strict
-        self.timeouts = 0
-        self.client = WorkerClient(build_result.library) if build_result.library else None
+def play(client: WorkerClient, deck: list[list[int]], moves: list[str], *, depths: Sequence[tuple[int, int]],
+         limits: Limits, skip: Sequence[str] = (), destroy: bool = True) -> dict[str, Any]:
+    """Play ``moves`` on a fresh game in a fresh child: how it ended, ``steps`` (an observation
+    after newGame and after each move) and ``events`` (the other frames)."""
+    raw = client.run({"deck": deck, "moves": moves, "depths": [list(d) for d in depths], "skip": list(skip),
+                      "destroy": destroy}, limits, max_frames(len(moves)))
+    frames = raw.pop("results")
+    raw["steps"] = [f.get("obs") for f in frames if f.get("t") == "obs"]
+    raw["events"] = [f for f in frames if f.get("t") != "obs"]
+    return raw
+
+
+def judge_run(raw: dict[str, Any]) -> tuple[Outcome, str] | None:
+    """What a played game's raw facts mean, when it did not simply finish (``grader.core.classify``)."""
+    events = [e for e in raw.get("events", []) if isinstance(e, dict)]
+    return classify(raw, events, over=any(e.get("t") in GAME_OVER_EVENTS for e in events), errors=GAME_ERRORS)
+
+
+class FcdSession(SubmissionSession):
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
         self.bad_probes: set[str] = set()  # probes that crashed or hung in some game of this submission
         self.owners = default_owners()
 
     @classmethod
-    def open(cls, folder: Path, *, limits: dict[str, Any] | None = None, strict: frozenset[str] = frozenset(),
-             compile_timeout: float | None = None) -> SubmissionSession:
-        kwargs = {"timeout": compile_timeout} if compile_timeout else {}
-        result = build(Path(folder), **kwargs)
-        return cls(Path(folder), result, {**DEFAULT_LIMITS, **(limits or {})}, strict)
+    def open(cls, folder: Path, **kwargs: Any) -> FcdSession:
+        from grader.games.fcd18s2 import GAME  # noqa: PLC0415 - the package imports this module
+
+        return cls.open_game(folder, GAME, **kwargs)
 
     def run_scenario(self, scenario: Scenario) -> TestResult:
         result = self.run_game(scenario.id, scenario.says, scenario.rules, scenario.deck, scenario.moves,
@@ -84,9 +95,9 @@ class SubmissionSession:
         left_out: list[str] = []
         while True:
             try:
-                raw = self.client.run([list(k) for k in deck.keys], [str(m) for m in moves],
-                                      depths=[s.depths for s in ref], skip=sorted(skip - {DESTROY}),
-                                      destroy=DESTROY not in skip, limits=self.limits)
+                raw = play(self.client, [list(k) for k in deck.keys], [str(m) for m in moves],
+                           depths=[s.depths for s in ref], skip=sorted(skip - {DESTROY}),
+                           destroy=DESTROY not in skip, limits=self.limits)
             except WorkerLost as lost:
                 self._count_timeout()  # a lost worker cost a full wall limit too
                 base.outcome = Outcome.WORKER_LOST
@@ -94,7 +105,7 @@ class SubmissionSession:
                                 "and the other tests still ran.")
                 base.seconds = time.monotonic() - start
                 return base
-            trouble = classify(raw)
+            trouble = judge_run(raw)
             call = _call(raw) if trouble else None
             probe = _probe_of(call)
             if trouble and trouble[0] is Outcome.TIMED_OUT:
@@ -148,30 +159,6 @@ class SubmissionSession:
             return "the memory stage judges destroyGame"
         test = self.owners.get((probe, step > 0))
         return f"{test} judges it" if test else "another test judges it"
-
-    def _count_timeout(self) -> None:
-        self.timeouts += 1
-        if self.timeouts == TIMEOUTS_BEFORE_SHORT_LIMITS:
-            self.limits = {**self.limits, **{k: min(v, self.limits[k]) for k, v in SHORT_LIMITS.items()}}
-
-    @property
-    def limits_note(self) -> str:
-        if self.timeouts < TIMEOUTS_BEFORE_SHORT_LIMITS:
-            return ""
-        return (f"After {TIMEOUTS_BEFORE_SHORT_LIMITS} games timed out, the remaining games ran with "
-                f"{self.limits['cpu']} s of CPU and {self.limits['wall']} s of real time each "
-                f"(a correct game needs a few milliseconds).")
-
-    def close(self) -> None:
-        if self.client is not None:
-            self.client.close()
-        self.build.cleanup()
-
-    def __enter__(self) -> SubmissionSession:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def _owns(focus: Focus, probe: str) -> bool:

@@ -23,13 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from grader.core.build import CC, trim
+from grader.core.results import Outcome, TestResult
+from grader.core.sandbox import prepare_dir, run_limited
+from grader.games.fcd18s2.repro import C_COLORS, C_SUITS, C_VALUES, prelude
+from grader.games.fcd18s2.scenarios import Scenario
 from reference import Action, MoveSpec
-
-from .build import CC, trim
-from .repro import C_COLORS, C_SUITS, C_VALUES, prelude
-from .results import Outcome, TestResult
-from .sandbox import prepare_dir, run_limited
-from .scenarios import Scenario
 
 MEMORY_CAP_MB = 512  # what one replay may allocate (ASan's own accounting; the sandbox cannot cap ASan)
 SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
@@ -115,7 +114,8 @@ def driver_source(scenarios: Sequence[Scenario]) -> str:
         out.append("    destroyGame(game);")
         out.append('    AT("end");')
         out.append("}")
-    out.append("static void (*const scenarios[])(void) = {" + ", ".join(f"scenario{i}" for i in range(len(scenarios))) + "};")
+    names = ", ".join(f"scenario{i}" for i in range(len(scenarios)))
+    out.append("static void (*const scenarios[])(void) = {" + names + "};")
     out.append("int main(int argc, char **argv) {")
     out.append("    int n = argc > 1 ? atoi(argv[1]) : -1;")
     out.append(f"    if (n < 0 || n >= {len(scenarios)}) {{ return 2; }}")
@@ -244,7 +244,7 @@ def run_memory_stage(session: Any, scenarios: Sequence[Scenario],
     stopped: list[tuple[str, str]] = []  # replays that did not run to the end, and why
     ran = timeouts = 0
     # The sanitizers slow a game down a few times; a game's own time limit, doubled, is plenty.
-    first_limit = max(SHORT_RUN_SECONDS, 2 * float(session.limits.get("wall", RUN_SECONDS / 2)))
+    first_limit = max(SHORT_RUN_SECONDS, 2 * float(session.limits.wall))
     for i, sc in enumerate(scenarios):
         if timeouts >= HANGS_BEFORE_GIVING_UP:
             stopped.append((sc.id, "not replayed (too many replays hung)"))

@@ -4,10 +4,11 @@ Which sources make the ADT: every ``.c`` file at the top of the submission
 folder, except test drivers and AIs (testGame.c, player.c, runGame.c, ...),
 files that define ``main``, and files another source ``#include``s (students
 write ``#include "Card.c"`` in Game.c: compiling both would define every card
-function twice).  No Card.c at all?  The course handed it out, so many
-repositories lack it: the grader's own Card.c is used instead, and the report
-says so.  The course headers always replace any Game.h/Card.h the student
-kept, so the library has the interface the grader calls.
+function twice).  A source the course handed out (Final Card-Down's Card.c:
+``GameSpec.course_sources``) that no file of the submission provides is
+compiled from the course's copy, and the report says so.  The course headers
+always replace any the student kept, so the library has the interface the
+grader calls.
 
 The compiler runs with an argv list, never a shell; CC and CFLAGS may be
 overridden from the environment; its output is captured, trimmed (head and
@@ -28,8 +29,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .loader import API_FUNCTIONS, COURSE_HEADERS, INCLUDE_DIR
-from .sandbox import prepare_dir, run_limited
+from grader.core.gamespec import GameSpec
+from grader.core.sandbox import prepare_dir, run_limited
 
 CC = os.environ.get("CC", "gcc")
 # -O1 -g: fast enough for thousands of games, and a debugger still makes sense of it.
@@ -41,7 +42,6 @@ LINK_FLAGS = ["-shared", "-fPIC", "-lm"]
 NOT_ADT = re.compile(r"^(testgame|test_?game|player|rungame|run_?game|main|test.*|.*_test)\.c$", re.I)
 DEFINES_MAIN = re.compile(r"^\s*(?:int|void)\s+main\s*\(", re.M)
 INCLUDES_C = re.compile(r'^\s*#\s*include\s*"([^"]+\.c)"', re.M)
-DEFINES_NEWCARD = re.compile(r"\bCard\s+newCard\s*\([^;{)]*\)\s*\{")
 OUTPUT_KEEP = 4000  # characters of compiler output kept: head and tail
 COMPILE_SECONDS = 60
 COMPILE_OUTPUT_CAP = 1 << 20  # a #warning flood is killed past 1 MiB of diagnostics
@@ -56,7 +56,7 @@ class SourceSet:
     compiled: list[Path]
     ignored: dict[str, str] = field(default_factory=dict)  # file name -> why
     notes: list[str] = field(default_factory=list)
-    uses_course_card: bool = False
+    course_sources_used: list[str] = field(default_factory=list)  # course files compiled in place of the student's
 
 
 @dataclass
@@ -92,7 +92,7 @@ def trim(text: str, keep: int = OUTPUT_KEEP) -> str:
     return f"{text[:half]}\n... [{cut} characters cut] ...\n{text[-half:]}"
 
 
-def find_sources(folder: Path) -> SourceSet:
+def find_sources(folder: Path, game: GameSpec) -> SourceSet:
     candidates = sorted(p for p in folder.iterdir() if p.suffix == ".c" and p.is_file())
     texts = {p.name: p.read_text(errors="replace") for p in candidates}
     included: dict[str, str] = {}
@@ -112,18 +112,21 @@ def find_sources(folder: Path) -> SourceSet:
         else:
             result.compiled.append(p)
     all_text = "".join(texts[p.name] for p in candidates if p.name not in result.ignored or p.name in included)
-    if not DEFINES_NEWCARD.search(all_text):
-        result.compiled.append(INCLUDE_DIR / "Card.c")
-        result.uses_course_card = True
-        result.notes.append("No Card.c (no newCard) was handed in: built with the course's Card.c.")
-    for header in COURSE_HEADERS:
+    for course_file, (function, definition) in game.course_sources.items():
+        if not re.search(definition, all_text):
+            result.compiled.append(game.include_dir / course_file)
+            result.course_sources_used.append(course_file)
+            result.notes.append(f"No {course_file} (no {function}) was handed in: "
+                                f"built with the course's {course_file}.")
+    for header in game.course_headers:
         mine = folder / header
-        if mine.exists() and mine.read_text(errors="replace") != (INCLUDE_DIR / header).read_text():
+        if mine.exists() and mine.read_text(errors="replace") != (game.include_dir / header).read_text():
             result.notes.append(f"Your {header} differs from the course's; the course's {header} was used.")
     return result
 
 
-def build(folder: Path, *, extra_flags: list[str] | None = None, timeout: float = COMPILE_SECONDS) -> BuildResult:
+def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
+          timeout: float = COMPILE_SECONDS) -> BuildResult:
     """Compile ``folder`` into ``libgame-<hash>.so``, in the sandbox, under limits.
 
     Everything happens in a fresh folder of the system's temporary directory that
@@ -132,7 +135,7 @@ def build(folder: Path, *, extra_flags: list[str] | None = None, timeout: float 
     folder = Path(folder).resolve()
     out_dir = Path(tempfile.mkdtemp(prefix="fcd-build-"))
     out_dir.chmod(0o755)
-    sources = find_sources(folder)
+    sources = find_sources(folder, game)
     start = time.monotonic()
     if not any(p.parent == folder for p in sources.compiled):
         return BuildResult(False, None, sources, [], "", 0.0, work_dir=out_dir,
@@ -145,8 +148,8 @@ def build(folder: Path, *, extra_flags: list[str] | None = None, timeout: float 
     for p in folder.iterdir():
         if p.is_file() and p.suffix in (".c", ".h"):
             shutil.copyfile(p, stage / p.name)
-    for header in COURSE_HEADERS:
-        shutil.copyfile(INCLUDE_DIR / header, stage / header)
+    for header in game.course_headers:
+        shutil.copyfile(game.include_dir / header, stage / header)
     names = []
     for p in sources.compiled:
         if p.parent != folder:
@@ -178,18 +181,19 @@ def build(folder: Path, *, extra_flags: list[str] | None = None, timeout: float 
         problem = "Your code did not compile. The compiler said:"
         if missing:
             problem = (f"Your code includes {', '.join(dict.fromkeys(missing))}, which is not in your submission "
-                       f"and is not a course header ({', '.join(COURSE_HEADERS)}). Hand in every file your code "
+                       f"and is not a course header ({', '.join(game.course_headers)}). Hand in every file your code "
                        f"needs, and do not depend on files you do not hand in. The compiler said:")
         return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir, problem=problem)
     lib_dir = prepare_dir(out_dir / "lib")  # only the library: this folder is mounted for the worker
     library = lib_dir / name
     shutil.copyfile(built, library)
     os.chmod(library, 0o755)
-    return BuildResult(True, library, sources, command, output, seconds, missing=missing_symbols(library),
+    return BuildResult(True, library, sources, command, output, seconds,
+                       missing=missing_symbols(library, game.api_functions),
                        stage=stage, compiled_names=names, work_dir=out_dir)
 
 
-def missing_symbols(library: Path) -> list[str]:
+def missing_symbols(library: Path, functions: tuple[str, ...]) -> list[str]:
     """API functions the library does not define (``nm -D --defined-only``)."""
     try:
         proc = subprocess.run(["nm", "-D", "--defined-only", str(library)], capture_output=True,
@@ -197,4 +201,4 @@ def missing_symbols(library: Path) -> list[str]:
     except (OSError, subprocess.TimeoutExpired):
         return []
     defined = {line.split()[-1] for line in proc.stdout.splitlines() if line.strip()}
-    return [name for name in API_FUNCTIONS if name not in defined]
+    return [name for name in functions if name not in defined]

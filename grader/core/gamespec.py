@@ -1,0 +1,56 @@
+"""GameSpec: everything the core needs to know of one gradable game, as one value.
+
+The core (build, sandbox, worker, grading pipeline, reports, batch, cli) takes
+a ``GameSpec`` and imports no game: a game is a package under
+``grader/games/`` whose ``GAME`` is one of these, found by name through
+``grader.games.get``.  The fields are what the pipeline asks of a game:
+
+- its C interface: the headers students include (the first ones declare the
+  API, read by the game's cffi module) and the functions the build checks for;
+- its marking: the default ``marking.toml`` and the rulings a course may make
+  strict;
+- its tests: the scenarios, a session that plays one of them on the reference
+  and on the submission, and the later stages (random games, memory);
+- its sandbox side: the module the worker imports to run a job in a child;
+- its C repro programs, written beside the reports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from grader.core.results import TestResult
+
+
+class ScenarioLike(Protocol):
+    """What the pipeline reads of a scenario (the game's own class has more)."""
+
+    id: str
+    group: str
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str  # short name, used on the command line (--game) and in reports
+    title: str  # what the report calls it
+    include_dir: Path  # the course's headers (and any file the build compiles with every submission)
+    api_headers: tuple[str, ...]  # the headers that declare the API (the cffi declarations are read from them)
+    course_headers: tuple[str, ...]  # every header the course gave students: a submission may include any
+    api_functions: tuple[str, ...]  # every function the API declares: the build checks each is defined
+    course_sources: Mapping[str, tuple[str, str]]  # file the course handed out -> (function, regex of its definition)
+    build_rules: tuple[str, ...]  # the clauses the build tests are marked under
+    marking_file: Path  # the default marking configuration
+    rulings: Mapping[str, Any]  # ruling id -> ruling: what a course may make strict
+    sandbox_job: str  # module the worker imports: ``warm_up()`` before forking, ``run(request, results)`` in a child
+    sandbox_packages: tuple[str, ...]  # top-level packages the worker needs besides ``grader``
+    load_scenarios: Callable[[], Sequence[Any]]
+    open_session: Callable[..., Any]  # (folder, *, limits, strict, compile_timeout) -> a session (see grade.py)
+    owners: Callable[[Sequence[Any]], Any]  # which scenario owns each observation (for notes)
+    later_stages: Callable[..., list[TestResult]]  # random games, memory: (session, config, scenarios, ...) -> tests
+    write_repros: Callable[..., dict[str, str]]  # (result, folder, sources) -> test id -> repro file name
+
+    def __str__(self) -> str:
+        return self.name

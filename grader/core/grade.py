@@ -1,0 +1,155 @@
+"""Grade one submission of one game: build, API check, scenarios, the game's later stages -- then marks.
+
+This is the whole pipeline for one folder; ``fcd-grade`` and the batch mode
+call it, and every report is written from the ``SubmissionResult`` it returns.
+What is particular to a game comes from its ``GameSpec`` (its scenarios, its
+session, its later stages such as random games and the memory stage).
+A failed compile skips (NOT_RUN) everything that needs the library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from grader.core.build import find_sources
+from grader.core.config import MarkingConfig
+from grader.core.gamespec import GameSpec
+from grader.core.results import STAGE_RANK, GroupMarks, Outcome, SubmissionResult, TestResult
+from grader.core.sandbox import detect_mode
+
+Progress = Callable[[TestResult], None]
+
+
+def source_hash(folder: Path, game: GameSpec | None = None) -> str:
+    """A hash of what gets compiled: a re-run with the same sources is the same submission."""
+    h = hashlib.sha256()
+    try:
+        sources = find_sources(folder, game or _default_game())
+    except OSError:
+        return "unreadable"
+    for p in sorted(sources.compiled, key=lambda p: p.name):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    for p in sorted(folder.glob("*.h")):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:20]
+
+
+def _default_game() -> GameSpec:
+    from grader.games import get  # noqa: PLC0415 - the registry, by name: no game is imported here
+
+    return get()
+
+
+def _build_tests(session: Any, game: GameSpec) -> list[TestResult]:
+    b = session.build
+    build = TestResult("build/compiles", "build", game.build_rules, 1.0, Outcome.PASSED, kind="build",
+                       notes=list(b.notes), seconds=b.seconds)
+    if not b.ok:
+        build.outcome = Outcome.WRONG
+        build.message = f"{b.problem}\n{b.output}".strip()
+    api = TestResult("build/all_functions_defined", "build", game.build_rules, 1.0, Outcome.PASSED, kind="api")
+    if not b.ok:
+        api.outcome, api.message = Outcome.NOT_RUN, "Not run: the submission did not compile."
+    elif b.missing:
+        api.outcome = Outcome.WRONG
+        api.message = (f"Your library does not define {len(b.missing)} of the {len(game.api_functions)} functions of "
+                       f"{' and '.join(game.api_headers)}: {', '.join(b.missing)}.\n"
+                       f"Check the spelling and the signature against "
+                       f"the header; the tests that need these functions cannot pass.")
+    return [build, api]
+
+
+def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec | None = None,
+          scenarios: Sequence[Any] | None = None, random_games: int | None = None, memory: bool = True,
+          progress: Progress | None = None) -> SubmissionResult:
+    """Everything about one submission folder, for ``game`` (the default game if none)."""
+    game = game or _default_game()
+    config = config or MarkingConfig.load(game=game)
+    start = time.monotonic()
+    folder = Path(folder).resolve()
+    scenarios = game.load_scenarios() if scenarios is None else scenarios
+    tests: list[TestResult] = []
+
+    def add(t: TestResult) -> None:
+        tests.append(t)
+        if progress:
+            progress(t)
+
+    with game.open_session(folder, limits=config.limits, strict=config.strict_rulings,
+                           compile_timeout=config.compile_seconds) as session:
+        session.owners = game.owners(scenarios)
+        for t in _build_tests(session, game):
+            add(t)
+        played = []
+        for s in scenarios:
+            t = guarded(s.id, s.group, s.rules, "scenario", lambda s=s: session.run_scenario(s))
+            t.hidden = t.hidden or config.hidden(s.group)
+            add(t)
+            played.append((s, t))
+        for t in game.later_stages(session, config, played, random_games=random_games, memory=memory):
+            add(t)
+        if session.limits_note:
+            tests[0].notes.append(session.limits_note)
+        result = SubmissionResult(
+            submission=folder.name, source_hash=source_hash(folder, game), build_ok=session.build.ok,
+            build_output=session.build.output, build_notes=list(session.build.notes),
+            build_command=session.build.command, tests=tests, profile=config.profile,
+            build_sources=list(session.build.compiled_names),
+            sandbox=f"{detect_mode().name}: {detect_mode().why}",
+        )
+    result.groups = mark(tests, config)
+    result.seconds = time.monotonic() - start
+    return result
+
+
+GRADER_FAULT = ("The grader itself failed while running this test. This is a bug in the grader, not in your "
+                "code: please tell the course staff, who will regrade once it is fixed.\n")
+
+
+def _error(test_id: str, group: str, rules: Any, kind: str) -> TestResult:
+    return TestResult(test_id, group, tuple(rules), 1.0, Outcome.ERROR, kind=kind,
+                      message=GRADER_FAULT + traceback.format_exc(limit=8))
+
+
+def guarded(test_id: str, group: str, rules: Any, kind: str, run: Callable[[], TestResult]) -> TestResult:
+    """Run one test; an exception of the grader's own is that test's ERROR, never a FAIL."""
+    try:
+        return run()
+    except Exception:  # noqa: BLE001 - any fault of ours is reported as such
+        return _error(test_id, group, rules, kind)
+
+
+def guarded_many(test_id: str, group: str, kind: str, run: Callable[[], list[TestResult]]) -> list[TestResult]:
+    try:
+        return run()
+    except Exception:  # noqa: BLE001
+        return [_error(test_id, group, (), kind)]
+
+
+def mark(tests: list[TestResult], config: MarkingConfig) -> list[GroupMarks]:
+    """Marks per group: a group's marks shared among its tests by weight.
+
+    What each test earns is ``TestResult.earns_marks``."""
+    groups: dict[str, list[TestResult]] = {}
+    for t in tests:
+        groups.setdefault(t.mark_group, []).append(t)
+    out = []
+    for name, ts in groups.items():
+        if name in STAGE_RANK:
+            max_marks = config.marks(name)
+        else:
+            max_marks = config.group_marks(name)
+        total_w = sum(t.weight for t in ts) or 1.0
+        passed_w = sum(t.weight * t.earns_marks for t in ts)
+        if name == "random_games" and config.random_scoring == "all_or_nothing":
+            marks = max_marks if passed_w == total_w else 0.0
+        else:
+            marks = max_marks * passed_w / total_w
+        out.append(GroupMarks(name, sum(1 for t in ts if t.passed), len(ts), round(marks, 2), max_marks))
+    return out

@@ -1,0 +1,186 @@
+"""The one result model every report is derived from, and which marks group a test counts in.
+
+Three families, as check50 has them: a test passed; the submission failed it
+(wrong result, crash, timeout, ...); or the grader itself broke (``ERROR``:
+a bug of ours, never the student's fault and never marked as theirs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+# The pipeline's fixed stages: the marks group of each kind of test that is not a scenario, and
+# where the group stands among the scenario groups (which all rank 1) in reports.
+STAGE_GROUPS = {"build": "build", "api": "build", "random": "random_games", "memory": "memory"}
+STAGE_RANK = {"build": 0, "random_games": 2, "memory": 3}
+
+
+def mark_group(kind: str, group: str) -> str:
+    """The marks group a test counts in: its stage's (build, random_games, memory), or its scenario group."""
+    return STAGE_GROUPS.get(kind, group)
+
+
+def group_rank(group: str) -> int:
+    """Where a marks group stands in reports: build first, scenario groups, then random games and memory."""
+    return STAGE_RANK.get(group, 1)
+
+
+class Outcome(Enum):
+    PASSED = "passed"
+    WRONG = "wrong result"
+    CRASHED = "crashed"
+    TIMED_OUT = "timed out"
+    EXITED = "exited early"
+    MEMORY = "memory limit"
+    OUTPUT = "output limit"
+    PROTOCOL = "unreadable result"
+    WORKER_LOST = "worker lost"
+    NOT_RUN = "not run"
+    INCONCLUSIVE = "inconclusive"  # stopped by a difference another test owns: not held against the student
+    ERROR = "grader error"
+
+    @property
+    def passed(self) -> bool:
+        return self is Outcome.PASSED
+
+    @property
+    def family(self) -> str:
+        """pass / fail / skip / error, for JUnit and summaries."""
+        if self in (Outcome.PASSED, Outcome.INCONCLUSIVE):
+            return "pass"
+        if self is Outcome.NOT_RUN:
+            return "skip"
+        if self is Outcome.ERROR:
+            return "error"
+        return "fail"
+
+
+@dataclass
+class TestResult:
+    id: str  # "group/name"
+    group: str
+    rules: tuple[str, ...]
+    weight: float
+    outcome: Outcome
+    message: str = ""  # the student-facing explanation ('' when passed)
+    notes: list[str] = field(default_factory=list)  # lenient rulings applied, and similar
+    stdout: str = ""
+    stderr: str = ""
+    seconds: float = 0.0
+    hidden: bool = False
+    kind: str = "scenario"  # scenario | random | api | build | memory
+    repro: str | None = None  # a scenario-format reproduction (random games)
+    deck: str = ""  # the game played, in card notation (for C repro programs)
+    moves: str = ""
+    failed_after: int | None = None  # moves made when the failure showed (for shortening a game)
+    earned: float = 1.0  # the share of its weight a passed test earns (memory: replays that ran to the end)
+    charged_to: str = ""  # a failure already charged by this other test: it costs no second deduction
+    rule_family: str = ""  # the family of what differed (grader.games.fcd18s2.observations.FAMILIES)
+    failed_on: str = ""  # the observation (or probe) the test failed on
+    skipped_probes: list[str] = field(default_factory=list)  # probes left out because they crashed or hung
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome.passed
+
+    @property
+    def earns_marks(self) -> float:
+        """The share of this test's weight that counts towards the marks: all of it when it passed,
+        was inconclusive (stopped by a difference another test owns) or failed on something already
+        charged to another test; a part of it when it passed in part (the memory stage); else none.
+        A grader error earns nothing yet: the mark is provisional and the exit code says regrade."""
+        if self.outcome in (Outcome.PASSED, Outcome.INCONCLUSIVE):
+            return self.earned
+        return 1.0 if self.charged_to and self.outcome is not Outcome.ERROR else 0.0
+
+    @property
+    def mark_group(self) -> str:
+        return mark_group(self.kind, self.group)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["outcome"] = self.outcome.value
+        data["rules"] = list(self.rules)
+        return data
+
+
+@dataclass
+class GroupMarks:
+    group: str
+    passed: int
+    total: int
+    marks: float
+    max_marks: float
+
+
+@dataclass
+class SubmissionResult:
+    submission: str
+    source_hash: str
+    build_ok: bool
+    build_output: str
+    build_notes: list[str]
+    build_command: list[str]
+    tests: list[TestResult]
+    build_sources: list[str] = field(default_factory=list)  # the .c files compiled, as named in the build
+    groups: list[GroupMarks] = field(default_factory=list)
+    profile: str = ""
+    sandbox: str = ""
+    seconds: float = 0.0
+    seed: int = 0
+    repro_files: dict[str, str] = field(default_factory=dict)  # test id -> file name
+
+    @property
+    def score(self) -> float:
+        return round(sum(g.marks for g in self.groups), 2)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(g.max_marks for g in self.groups), 2)
+
+    @property
+    def all_passed(self) -> bool:
+        return all(t.outcome.family in ("pass",) for t in self.tests)
+
+    @property
+    def status(self) -> str:
+        if not self.build_ok:
+            return "build failed"
+        if any(t.outcome is Outcome.ERROR for t in self.tests):
+            return "grader error"
+        return "passed" if self.all_passed else "failed"
+
+    def first_failure(self) -> TestResult | None:
+        return next((t for t in self.tests if not t.passed), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "submission": self.submission, "source_hash": self.source_hash, "status": self.status,
+            "score": self.score, "max_score": self.max_score, "build_ok": self.build_ok,
+            "build_output": self.build_output, "build_notes": self.build_notes,
+            "build_command": self.build_command, "profile": self.profile, "sandbox": self.sandbox,
+            "seconds": round(self.seconds, 3), "seed": self.seed,
+            "groups": [g.__dict__ for g in self.groups], "tests": [t.to_json() for t in self.tests],
+            "repro_files": self.repro_files, "build_sources": self.build_sources,
+        }
+
+
+def result_from_json(data: dict[str, Any]) -> SubmissionResult:
+    """Read back what ``SubmissionResult.to_json`` wrote (the batch mode's store)."""
+    tests = []
+    for t in data["tests"]:
+        t = dict(t)
+        t["outcome"] = Outcome(t["outcome"])
+        t["rules"] = tuple(t["rules"])
+        tests.append(TestResult(**t))
+    result = SubmissionResult(
+        submission=data["submission"], source_hash=data["source_hash"], build_ok=data["build_ok"],
+        build_output=data["build_output"], build_notes=data["build_notes"], build_command=data["build_command"],
+        tests=tests, profile=data["profile"], sandbox=data["sandbox"], seconds=data["seconds"],
+        seed=data.get("seed", 0), repro_files=data.get("repro_files", {}),
+        build_sources=data.get("build_sources", []),
+    )
+    result.groups = [GroupMarks(**g) for g in data["groups"]]
+    return result

@@ -1,0 +1,23 @@
+"""The games the grader knows, by name: each a package here whose ``GAME`` is a ``GameSpec``.
+
+The core finds a game only through ``get`` (by name, imported on demand), so
+no core module imports a game package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from grader.core.gamespec import GameSpec
+
+GAMES = {"fcd18s2": "grader.games.fcd18s2"}  # name -> package
+DEFAULT_GAME = "fcd18s2"
+
+
+def get(name: str = DEFAULT_GAME) -> GameSpec:
+    """The ``GameSpec`` of a game known by that name."""
+    if name not in GAMES:
+        raise KeyError(f"no game called {name!r}; the grader knows {', '.join(sorted(GAMES))}")
+    return importlib.import_module(GAMES[name]).GAME

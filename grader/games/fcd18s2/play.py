@@ -1,0 +1,97 @@
+"""The sandbox side of a Final Card-Down game: play a move list on the student library in a child.
+
+The worker (``grader.core.worker``) imports this module by name, calls
+``warm_up`` once before forking, and ``run`` in each fresh child with the
+grader's request and the shared results area.  Every step is a frame sent to
+the results; the call in progress is written before every call into student
+code so a crash or hang can be pinned on it.  Nothing here sees an expected
+result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.games.fcd18s2.loader import CLibrary, LoadError, warm_up
+from grader.games.fcd18s2.observe import CALL_IDS, DESTROY_GAME, FIND_CARD, NEW_GAME, PLAY_MOVE, Observer
+from reference.moves import Action, MoveSpec, PlayerMove
+
+__all__ = ["run", "warm_up", "refused", "max_frames"]
+
+
+def max_frames(moves: int) -> int:
+    """The most frames a game of this many moves sends (an observation and an event a move)."""
+    return 2 * moves + 4
+
+
+def _resolve(game: Any, spec: MoveSpec, cap: int, trace: Any = None, i: int = 0) -> PlayerMove | None:
+    """The move with the card of that look from the current hand, read by ``handCardCount()``."""
+    if spec.action != Action.PLAY_CARD:
+        return PlayerMove(spec.action)
+    count = game.hand_card_count() if hasattr(game, "hand_card_count") else cap
+    for index in range(max(0, min(count, cap))):
+        if trace is not None:
+            trace(FIND_CARD, CALL_IDS["handCard"], i, index)
+        card = game.hand_card(index)
+        if card is not None and (card.value, card.color, card.suit) == spec.card_key:
+            return PlayerMove(Action.PLAY_CARD, card, spec.next_color)
+    return None
+
+
+def refused(obs: dict[str, Any], spec: MoveSpec) -> bool:
+    """Did the submission's own isValidMove, in this observation, refuse ``spec``?"""
+    if spec.action == Action.DRAW_CARD:
+        return obs.get("valid_draw") is False
+    if spec.action == Action.END_TURN:
+        return obs.get("valid_end") is False
+    play = obs.get("valid_play")
+    return isinstance(play, dict) and play.get(str(spec)) is False
+
+
+def run(request: dict[str, Any], results: Any) -> None:
+    """Play one game on the student library; every step is a frame sent to ``results``.
+
+    A move the submission's own isValidMove refused is never played (A28: playMove
+    of an invalid move is undefined): the game stops there with a ``refused`` event.
+    """
+    send, trace = results.send, results.at
+    try:
+        lib = CLibrary(request["lib"])
+    except LoadError as err:
+        send({"t": "error", "what": "load", "detail": str(err)[:2000]})
+        return
+    for needed in ("newGame", "playMove", "handCard", "isValidMove", "cardValue", "cardColor", "cardSuit"):
+        if not lib.has(needed):
+            send({"t": "error", "what": "missing", "detail": needed})
+            return
+    deck = request["deck"]
+    size = len(deck)
+    depths = request["depths"]
+    trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
+    game = lib.new_game([c[0] for c in deck], [c[1] for c in deck], [c[2] for c in deck])
+    if game is None:
+        send({"t": "error", "what": "null_game", "detail": "newGame returned NULL"})
+        return
+    observer = Observer(game, size, skip=frozenset(request.get("skip", ())), trace=trace)
+    obs = observer.observe(tuple(depths[0]))
+    obs.update(observer.deck_counts())
+    send({"t": "obs", "i": 0, "obs": obs})
+    for i, token in enumerate(request["moves"]):
+        spec = MoveSpec.parse(token)
+        if refused(obs, spec):
+            send({"t": "refused", "i": i})
+            return
+        move = _resolve(game, spec, size + 1, trace, i)
+        if move is None:
+            send({"t": "no_card", "i": i})
+            return
+        trace(PLAY_MOVE, CALL_IDS["playMove"], i, 0)
+        game.play_move(move)
+        send({"t": "moved", "i": i})
+        results.step = i + 1
+        obs = observer.observe(tuple(depths[i + 1]))
+        send({"t": "obs", "i": i + 1, "obs": obs})
+    if request.get("destroy", True) and hasattr(game, "destroy_game"):
+        trace(DESTROY_GAME, CALL_IDS["destroyGame"], 0, 0)
+        game.destroy_game()
+    send({"t": "done"})

@@ -1,0 +1,70 @@
+"""The shape every observation a worker sends must have, derived from the observation table.
+
+What a worker sends is student-controlled once the library is loaded: an
+observation is compared with the reference only after ``valid_observation``
+found it has exactly the table's fields, each of its shape (or the word for a
+function the submission lacks, or a probe left out).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from grader.games.fcd18s2.observations import OBSERVATIONS
+
+MISSING_OR_SKIPPED = ("missing", "skipped")
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and -(2**63) <= x < 2**64
+
+
+def _is_card(x: Any) -> bool:
+    return x is None or (isinstance(x, list) and len(x) == 4 and all(_is_int(v) for v in x))
+
+
+def _is_cards(x: Any) -> bool:
+    return isinstance(x, list) and all(_is_card(c) and c is not None for c in x)
+
+
+def _ints(n: int, each_may_be: tuple[str, ...]) -> Callable[[Any], bool]:
+    return lambda x: isinstance(x, list) and len(x) == n and all(v in each_may_be or _is_int(v) for v in x)
+
+
+SHAPES: dict[str, Callable[[Any], bool]] = {
+    "int": _is_int,
+    "bool": lambda x: isinstance(x, bool),
+    "card": _is_card,
+    "cards": _is_cards,
+    "four_hands": lambda x: isinstance(x, list) and len(x) == 4 and all(_is_cards(h) for h in x),
+    "four_ints": _ints(4, MISSING_OR_SKIPPED),  # per player: one may be missing or left out
+    "ints_5": _ints(5, ("missing",)),
+    "ints_16": _ints(16, ("missing",)),
+    "answers": lambda x: isinstance(x, dict) and all(isinstance(k, str) and isinstance(v, bool) for k, v in x.items()),
+}
+
+PER_PLAYER = ("four_ints",)  # missing or left out per player, never as a whole
+
+
+def _check(shape: str) -> Callable[[Any], bool]:
+    """The shape, or (for a whole observation) the word for a missing function or a left-out probe."""
+    check = SHAPES[shape]
+    return check if shape in PER_PLAYER else (lambda x: x in MISSING_OR_SKIPPED or check(x))
+
+
+FIRST_STEP_ONLY = frozenset(o.name for o in OBSERVATIONS if o.family == "deck_counts")  # read once, after newGame
+EVERY_STEP = {o.name: _check(o.shape) for o in OBSERVATIONS if o.name not in FIRST_STEP_ONLY}
+FIRST_STEP = {o.name: _check(o.shape) for o in OBSERVATIONS}
+
+
+def valid_observation(obs: Any, first: bool = False) -> str | None:
+    """None if ``obs`` has exactly the expected shape, else what is wrong."""
+    if not isinstance(obs, dict):
+        return "an observation is not an object"
+    schema = FIRST_STEP if first else EVERY_STEP
+    if set(obs) != set(schema):
+        return f"observation fields differ: {sorted(set(obs) ^ set(schema))}"
+    for name, check in schema.items():
+        if not check(obs[name]):
+            return f"observation field {name!r} has the wrong shape"
+    return None

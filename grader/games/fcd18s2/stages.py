@@ -1,0 +1,42 @@
+"""Final Card-Down's stages after the scenarios: random games, then the memory stage.
+
+Random games: a rule family a scenario already failed costs no second
+deduction.  Memory stage: the scenarios whose game ran to an end in the worker
+are replayed natively under sanitizers; those that timed out, lost the worker
+or flooded the output are not (they could not show memory errors fairly).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+from grader.core.config import MarkingConfig
+from grader.core.grade import guarded_many
+from grader.core.results import Outcome, TestResult
+
+NOT_REPLAYED = (Outcome.TIMED_OUT, Outcome.WORKER_LOST, Outcome.OUTPUT)
+
+
+def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any, TestResult]], *,
+                 random_games: int | None = None, memory: bool = True) -> Iterator[TestResult]:
+    """The tests of the random games and the memory stage, as they come."""
+    charged: dict[str, str] = {}
+    for _s, t in played:
+        if t.rule_family and t.outcome.family == "fail":
+            charged.setdefault(t.rule_family, t.id)
+    n_random = config.random_games if random_games is None else random_games
+    if n_random:
+        from grader.games.fcd18s2.random_games import run_random_games  # noqa: PLC0415 - optional stage
+
+        for t in guarded_many("random/games", "random", "random", lambda: run_random_games(session, n_random)):
+            if not t.passed and t.outcome is not Outcome.ERROR and t.rule_family in charged:
+                t.charged_to = charged[t.rule_family]
+                t.notes.append(f"Not counted again: {t.charged_to} already failed on this rule family.")
+            yield t
+    if memory:
+        from grader.games.fcd18s2.memcheck import run_memory_stage  # noqa: PLC0415 - optional stage
+
+        replayable = [s for s, t in played if t.outcome not in NOT_REPLAYED]
+        not_replayed = [s.id for s, t in played if t.outcome in NOT_REPLAYED]
+        yield from guarded_many("memory/replays", "memory", "memory",
+                                lambda: run_memory_stage(session, replayable, not_replayed))
