@@ -88,7 +88,8 @@ def main() -> int:
         first = [list(k) for k in scenarios[0].deck.keys]
         play(client, first, [], depths=[(1, 1)], limits=session.limits)  # start the worker first
         games = [([list(k) for k in s.deck.keys], [str(m) for m in s.moves]) for s in scenarios]
-        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(), "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(("reference",)),
+               "PYTHONDONTWRITEBYTECODE": "1"}
         requests = [protocol.encode({"lib": str(library), "deck": deck, "moves": moves}) for deck, moves in games]
         lib = CLibrary(library)
 

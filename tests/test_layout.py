@@ -89,3 +89,20 @@ def test_one_place_for_the_default_limits_and_the_marks_group_rule() -> None:
             if '"random": "random_games"' in text or '"random_games": 2' in text:
                 places.setdefault("groups", []).append(path.name)
     assert places == {"limits": ["marking.toml"], "groups": ["results.py"]}
+
+
+def test_the_sandbox_gets_the_core_and_its_one_game_only() -> None:
+    """The worker's read-only runtime holds the core without its reports, the game its job belongs
+    to, and the game's engine; no other game, no marking configuration, no templates."""
+    from grader.core.sandbox import runtime_dir
+
+    game = get()
+    root = runtime_dir(game.sandbox_job, game.sandbox_packages)
+    assert (root / "grader" / "core" / "worker.py").is_file()
+    assert (root / "grader" / "games" / game.name / "play.py").is_file()
+    assert (root / "grader" / "games" / game.name / "include" / "Game.h").is_file()
+    assert (root / "reference" / "game.py").is_file()
+    assert [p.name for p in (root / "grader" / "games").iterdir() if p.is_dir()] == [game.name]
+    assert not (root / "grader" / "core" / "report").exists()
+    assert not (root / "grader" / "core" / "templates").exists()
+    assert not list(root.rglob("*.toml"))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import importlib
 import os
 import resource
 import select
@@ -37,7 +38,6 @@ from typing import Sequence
 import cffi
 
 import grader
-import reference
 
 SANDBOX_UID = 65534
 TMPFS_BYTES = 16 * 1024 * 1024
@@ -93,9 +93,10 @@ def sandbox_python() -> str | None:
 
 
 @functools.cache
-def runtime_dir() -> Path:
-    """A world-readable copy of what the worker imports: our two packages, cffi and its
-    backend, pycparser, orjson.
+def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
+    """A world-readable copy of what the worker imports: the grading core, the one game
+    package its job belongs to, the game's other ``packages``, cffi and its backend,
+    pycparser, orjson -- and nothing else of ours (no other game, no reports, no templates).
 
     Copied (about 1.5 MB) so that the sandbox mounts nothing but these files, and so
     that a sandbox user who cannot read the project's folder can still import them.
@@ -106,8 +107,15 @@ def runtime_dir() -> Path:
 
     root = Path(tempfile.mkdtemp(prefix="fcd-runtime-"))
     atexit.register(shutil.rmtree, root, True)
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "schemas")
-    for pkg in (grader, reference, cffi, pycparser, orjson):
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "schemas", "report", "*.toml")
+    ours = Path(grader.__file__).resolve().parent
+    game = job_module.rsplit(".", 1)[0].split(".")  # grader.games.<game>
+    (root / "grader" / "games").mkdir(parents=True)
+    shutil.copy2(ours / "__init__.py", root / "grader")
+    shutil.copy2(ours / "games" / "__init__.py", root / "grader" / "games")
+    shutil.copytree(ours / "core", root / "grader" / "core", ignore=skip)
+    shutil.copytree(ours.parent.joinpath(*game), root.joinpath(*game), ignore=skip)
+    for pkg in (*(importlib.import_module(p) for p in packages), cffi, pycparser, orjson):
         shutil.copytree(Path(pkg.__file__).resolve().parent, root / Path(pkg.__file__).resolve().parent.name,
                         ignore=skip)
     shutil.copy2(_cffi_backend.__file__, root)
@@ -148,17 +156,18 @@ def prepare_dir(path: Path) -> Path:
     return path
 
 
-def worker_popen(lib_dir: Path, job_module: str) -> subprocess.Popen[bytes]:
+def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> subprocess.Popen[bytes]:
     """Start the fork server, sandboxed when possible, talking frames on stdin/stdout."""
     mode = detect_mode()
     if mode.name == "degraded":
-        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(), "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(packages), "PYTHONDONTWRITEBYTECODE": "1"}
         return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.core.worker", job_module],
                                 stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     python = sandbox_python()
     assert python is not None  # detect_mode checked it
-    binds = ["--ro-bind", str(runtime_dir()), "/opt/fcd", "--ro-bind", str(lib_dir), "/lib-under-test"]
+    binds = ["--ro-bind", str(runtime_dir(job_module, packages)), "/opt/fcd",
+             "--ro-bind", str(lib_dir), "/lib-under-test"]
     if not python.startswith("/usr/"):
         prefix = Path(python).parent.parent
         binds += ["--ro-bind", str(prefix), str(prefix)]
@@ -169,14 +178,15 @@ def worker_popen(lib_dir: Path, job_module: str) -> subprocess.Popen[bytes]:
                             **_as_sandbox_user())  # type: ignore[arg-type]
 
 
-def worker_search_path() -> str:
-    """PYTHONPATH for a worker run with ``python -S`` outside the sandbox: our two packages,
-    cffi, pycparser, cffi's backend and orjson, and nothing else of site-packages."""
+def worker_search_path(packages: tuple[str, ...] = ()) -> str:
+    """PYTHONPATH for a worker run with ``python -S`` outside the sandbox: ours, the game's
+    ``packages``, cffi, pycparser, cffi's backend and orjson, and nothing else of site-packages."""
     import _cffi_backend  # noqa: PLC0415
     import orjson  # noqa: PLC0415
     import pycparser  # noqa: PLC0415
 
-    ours = [str(Path(p.__file__).resolve().parent.parent) for p in (grader, reference)]
+    ours = [str(Path(p.__file__).resolve().parent.parent)
+            for p in (grader, *(importlib.import_module(name) for name in packages))]
     extra = {str(Path(m.__file__).resolve().parent.parent) for m in (cffi, pycparser, orjson)}
     extra.add(str(Path(_cffi_backend.__file__).resolve().parent))
     return os.pathsep.join(dict.fromkeys([*ours, *sorted(extra)]))

@@ -33,7 +33,8 @@ class SubmissionSession:
         self.limits = limits
         self.strict = strict
         self.timeouts = 0
-        self.client = WorkerClient(build_result.library, game.sandbox_job) if build_result.library else None
+        self.client = (WorkerClient(build_result.library, game.sandbox_job, game.sandbox_packages)
+                       if build_result.library else None)
 
     @classmethod
     def open_game(cls, folder: Path, game: GameSpec, *, limits: Limits | dict[str, Any] | None = None,

@@ -28,16 +28,17 @@ class WorkerLost(Exception):
 
 
 class WorkerClient:
-    def __init__(self, library: Path, job_module: str) -> None:
+    def __init__(self, library: Path, job_module: str, packages: tuple[str, ...] = ()) -> None:
         self.library = library
         self.job_module = job_module  # the game's sandbox-side module, imported by the worker
+        self.packages = packages  # what else of the game's the worker imports (its reference engine)
         self.proc: subprocess.Popen[bytes] | None = None
         self.restarts = 0
         self.pong: dict[str, Any] = {}  # what the worker said of itself when it started
         self._next_id = 0
 
     def _start(self) -> subprocess.Popen[bytes]:
-        proc = worker_popen(self.library.parent, self.job_module)
+        proc = worker_popen(self.library.parent, self.job_module, self.packages)
         self.proc = proc
         try:
             pong = self._exchange({"op": "ping"}, START_SECONDS)
