@@ -4,6 +4,9 @@
     python bench/marks_snapshot.py --check FILE          # grade again, print every difference, exit 1 on one
 
 A refactor must not change a mark: write a snapshot before, check it after.
+``bench/marks_baseline.json`` is the snapshot of the model, every mutant and every reading
+at the commit that wrote it (full profile; the hostile submissions are left out of it because
+their hangs take minutes): ``--check bench/marks_baseline.json`` compares with it.
 The profile used (random games, memory stage) is stored in the file, and
 ``--check`` grades with the same one.  ``bench/kill_matrix.py --from FILE``
 prints the kill matrix from a snapshot without grading again.
