@@ -90,11 +90,11 @@ def write_reports(result: SubmissionResult, out: Path, game: GameSpec | None = N
     return result
 
 
-def print_summary(result, out: Path | None, quiet: bool = False) -> None:  # noqa: ANN001
+def print_summary(result, out: Path | None, quiet: bool = False, title: str = "Final Card-Down") -> None:  # noqa: ANN001
     if quiet:
         print(f"{result.submission}: {result.score:g}/{result.max_score:g} ({result.status})")
         return
-    print(f"Final Card-Down grader -- {result.submission}")
+    print(f"{title} grader -- {result.submission}")
     print(f"  sandbox: {result.sandbox}")
     print(f"  rulings profile: {result.profile}")
     for note in result.build_notes:
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     result = grade(args.submission, config, game=game, random_games=args.random_games, memory=not args.no_memory)
     result.seconds = time.monotonic() - start
     result = write_reports(result, args.out, game)
-    print_summary(result, args.out, args.quiet)
+    print_summary(result, args.out, args.quiet, game.title)
     if result.status == "grader error":
         return ExitCode.USAGE_OR_INTERNAL
     return ExitCode.OK if result.status == "passed" else ExitCode.TESTS_FAILED

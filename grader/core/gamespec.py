@@ -19,17 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from grader.core.results import TestResult
-
-
-class ScenarioLike(Protocol):
-    """What the pipeline reads of a scenario (the game's own class has more)."""
-
-    id: str
-    group: str
-    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True)
