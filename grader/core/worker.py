@@ -1,14 +1,15 @@
 """The worker: a single-threaded fork server that runs student code, one child per request.
 
 Started by the grader (by exec, inside the sandbox: see ``grader.core.sandbox``) as
-``python -m grader.core.worker``.  It reads request frames on stdin and answers each
-with one response frame on stdout.  Every ``run`` request gets a fresh child
-(``Spare``), forked one game ahead: it drops privileges and sets its limits,
-waits for its game, and only then dlopens the student library (so
-constructors and globals start fresh every time, and never run here).  It
-plays the moves and appends one observation frame per step to a results area
-of memory shared with this process only (``Results``): no system call per
-frame, and every frame written before a crash is still there.  A child that
+``python -m grader.core.worker JOB_MODULE``, the game's sandbox-side module (for
+Final Card-Down, ``grader.games.fcd18s2.play``).  It reads request frames on
+stdin and answers each with one response frame on stdout.  Every ``run`` request
+gets a fresh child (``Spare``), forked one game ahead: it drops privileges and
+sets its limits, waits for its request, and only then hands it to the job,
+which loads the student library (so constructors and globals start fresh every
+time, and never run here).  The job appends its frames to a results area of
+memory shared with this process only (``Results``): no system call per frame,
+and every frame written before a crash is still there.  A child that
 got to the end marks its results finished and closes its output, and the
 answer goes back without waiting for the process to be torn down; what the
 game left behind is killed while the grader reads the answer (``ForkServer``).

@@ -24,7 +24,7 @@ def _scenarios() -> Any:
 def _open_session(folder: Path, **kwargs: Any) -> Any:
     from grader.games.fcd18s2.session import FcdSession  # noqa: PLC0415
 
-    return FcdSession.open_game(folder, GAME, **kwargs)
+    return FcdSession.open(folder, **kwargs)
 
 
 def _owners(scenarios: Any) -> Any:
