@@ -169,3 +169,32 @@ def test_a_missing_header_is_named(model_copy: Path) -> None:
     with FcdSession.open(model_copy) as session:
         assert not session.build.ok
         assert "myHelpers.h" in session.build.problem and "do not depend on files" in session.build.problem
+
+
+def test_memory_errors_only_in_failed_scenarios_are_charged_there() -> None:
+    # recycle_takes_the_top pops an empty pile because of its logic bug: a heap-buffer-overflow in
+    # exactly the recycling scenarios it fails.  Those already cost their marks; the memory test
+    # does not count them again.  The use-after-free of use_after_free_in_recycle also shows in
+    # scenarios that pass: that one is a memory bug of its own.
+    recycle = [s for s in SCENARIOS.values() if s.group == "recycling"][:2]
+    ids = [s.id for s in recycle]
+    with FcdSession.open(SUBMISSIONS / "mutants" / "recycle_takes_the_top", limits=FAST) as session:
+        assert all(not session.run_scenario(s).passed for s in recycle)
+        errors, _ = run_memory_stage(session, recycle, failed=ids)
+        assert errors.outcome is Outcome.PASSED and errors.earns_marks == 1.0, errors.message
+        assert any("not counted again" in n and "heap-buffer-overflow" in n for n in errors.notes), errors.notes
+        errors, _ = run_memory_stage(session, recycle, failed=ids[:1])
+        assert not errors.passed and "heap-buffer-overflow" in errors.message
+
+
+def test_memory_read_before_it_is_written_is_the_same_in_every_run(model_copy: Path) -> None:
+    """Same submission, same marks: numTurns here adds an int it never wrote, then leaves a 1 there
+    for the next call.  The worker's malloc hands out zeroed memory and keeps no cache that would
+    give the dirty block back as it was, so the value read is 0 every time and the game is right."""
+    edit(model_copy, "int numTurns(Game game) {\n    return game->turn + 1;\n}",
+         "int numTurns(Game game) {\n    int *scratch = malloc(64 * sizeof(int));\n    int stale = scratch[5];\n"
+         "    scratch[5] = 1;\n    free(scratch);\n    return game->turn + 1 + stale;\n}")
+    scenario = SCENARIOS["turns/num_turns_is_current_turn_plus_one"]  # judges numTurns after every move
+    with FcdSession.open(model_copy, limits=FAST) as session:
+        results = [session.run_scenario(scenario) for _ in range(3)]
+    assert all(r.outcome is Outcome.PASSED for r in results), [r.message for r in results]

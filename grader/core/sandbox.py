@@ -40,6 +40,10 @@ import cffi
 import grader
 
 SANDBOX_UID = 65534
+# Same submission, same marks: glibc fills what malloc hands out with zeros and what free takes back
+# with 0xff, and keeps no per-thread cache (which would skip both), so code that reads memory it never
+# wrote, or wrote and freed, sees the same bytes in every run whatever the server did before.
+DETERMINISTIC_MALLOC = "glibc.malloc.perturb=255:glibc.malloc.tcache_count=0"
 TMPFS_BYTES = 16 * 1024 * 1024
 
 
@@ -160,7 +164,8 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
     """Start the fork server, sandboxed when possible, talking frames on stdin/stdout."""
     mode = detect_mode()
     if mode.name == "degraded":
-        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(packages), "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(packages), "PYTHONDONTWRITEBYTECODE": "1",
+               "GLIBC_TUNABLES": DETERMINISTIC_MALLOC}
         return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.core.worker", job_module],
                                 stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
@@ -172,7 +177,8 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
         prefix = Path(python).parent.parent
         binds += ["--ro-bind", str(prefix), str(prefix)]
     argv = _bwrap_base(binds + ["--setenv", "PYTHONPATH", "/opt/fcd", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
-                                "--setenv", "PATH", "/usr/bin", "--chdir", "/tmp", "--remount-ro", "/"])
+                                "--setenv", "PATH", "/usr/bin", "--setenv", "GLIBC_TUNABLES", DETERMINISTIC_MALLOC,
+                                "--chdir", "/tmp", "--remount-ro", "/"])
     argv += [python, "-S", "-B", "-m", "grader.core.worker", job_module]
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             **_as_sandbox_user())  # type: ignore[arg-type]

@@ -3,7 +3,8 @@
 Random games: a rule family a scenario already failed costs no second
 deduction.  Memory stage: the scenarios whose game ran to an end in the worker
 are replayed natively under sanitizers; those that timed out, lost the worker
-or flooded the output are not (they could not show memory errors fairly).
+or flooded the output are not (they could not show memory errors fairly), and
+what shows only in scenarios that failed already is charged to them.
 """
 
 from __future__ import annotations
@@ -38,5 +39,6 @@ def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any
 
         replayable = [s for s, t in played if t.outcome not in NOT_REPLAYED]
         not_replayed = [s.id for s, t in played if t.outcome in NOT_REPLAYED]
+        failed = [s.id for s, t in played if t.outcome.family == "fail"]
         yield from guarded_many("memory/replays", "memory", "memory",
-                                lambda: run_memory_stage(session, replayable, not_replayed))
+                                lambda: run_memory_stage(session, replayable, not_replayed, failed))
