@@ -21,11 +21,12 @@ identity rules (A46).  A NULL where a card should be is ``[-1, -1, -1, 0]``.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from grader.core.protocol import LOADING
-from grader.games.fcd18s2.loader import API_FUNCTIONS
-from grader.games.fcd18s2.observations import DECK_COUNTS, ORDER
+from grader.games.fcd18s2.loader import API_FUNCTIONS, snake
+from grader.games.fcd18s2.observations import DECK_COUNTS, OBSERVATIONS, ORDER
 from reference.cards import COLOR_LETTERS, Value, format_key
 from reference.moves import Action, PlayerMove
 
@@ -105,13 +106,12 @@ class Observer:
     def deck_counts(self) -> dict[str, Any]:
         """A37: counts over the initial deck; observed once, after newGame."""
         out: dict[str, Any] = {}
-        for name, cname, n in zip(DECK_COUNTS, ("numCards", "numOfSuit", "numOfColor", "numOfValue"), (0, 5, 5, 16)):
+        for name, cname, method, n in DECK_COUNT_PROBES:
             if name in self.skip:
                 out[name] = SKIPPED
             elif n == 0:
-                out[name] = self._int(name, cname, "num_cards")
+                out[name] = self._int(name, cname, method)
             else:
-                method = {"numOfSuit": "num_of_suit", "numOfColor": "num_of_color", "numOfValue": "num_of_value"}[cname]
                 out[name] = [self._int(name, cname, method, i) for i in range(n)]
         return out
 
@@ -256,19 +256,33 @@ def play_moves(card: Any) -> list[tuple[PlayerMove, str]]:
     return [(PlayerMove(Action.PLAY_CARD, card, 0), name)]
 
 
-INT_PROBES = (  # observation, C function, method: in the order they are observed (and repro programs check them)
-    ("current_player", "currentPlayer", "current_player"),
-    ("current_turn", "currentTurn", "current_turn"),
-    ("num_turns", "numTurns", "num_turns"),
-    ("current_turn_moves", "currentTurnMoves", "current_turn_moves"),
-    ("previous_turn_player", "getPreviousTurnPlayer", "get_previous_turn_player"),
-    ("top_discard_turn_number", "getTopDiscardTurnNumber", "get_top_discard_turn_number"),
-    ("number_of_two_cards_at_top", "getNumberOfTwoCardsAtTop", "get_number_of_two_cards_at_top"),
-    ("active_draw_twos", "getActiveDrawTwos", "get_active_draw_twos"),
-    ("current_color", "getCurrentColor", "get_current_color"),
-    ("hand_card_count", "handCardCount", "hand_card_count"),
-    ("winner", "gameWinner", "game_winner"),
-)
+def _int_probes() -> tuple[tuple[str, str, str], ...]:
+    """(observation, C function, method) for every row of the table that is one int query without
+    arguments (``numTurns()``), in the table's order: observed in that order after every step, and
+    checked in that order by the repro programs.  A new query of that kind is one new row."""
+    probes = []
+    for o in OBSERVATIONS:
+        m = re.fullmatch(r"(\w+)\(\)", o.call)
+        if o.shape == "int" and m and o.name not in DECK_COUNTS:
+            probes.append((o.name, m.group(1), snake(m.group(1))))
+    return tuple(probes)
+
+
+INT_PROBES = _int_probes()
+
+
+def _deck_count_probes() -> tuple[tuple[str, str, str, int], ...]:
+    """(observation, C function, method, n) for the counts over the initial deck: ``numCards()``
+    (n = 0, no argument) and ``numOfSuit(s)`` for s in 0..n-1 (shape ``ints_n``)."""
+    probes = []
+    for o in OBSERVATIONS:
+        if o.name in DECK_COUNTS:
+            cname = o.call.split("(")[0]
+            probes.append((o.name, cname, snake(cname), int(o.shape.split("_")[1]) if o.shape != "int" else 0))
+    return tuple(probes)
+
+
+DECK_COUNT_PROBES = _deck_count_probes()
 _PILES = (("deck_pile", "getDeckCard", "get_deck_card"),
           ("discard_pile", "getDiscardPileCard", "get_discard_pile_card"))
 
