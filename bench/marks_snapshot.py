@@ -49,8 +49,8 @@ def grade_one(job: tuple[str, int, bool]) -> tuple[str, dict[str, Any]]:
     return name, {
         "score": result.score,
         "lost": {g.group: round(g.max_marks - g.marks, 2) for g in result.groups if g.marks < g.max_marks},
-        "tests": {t.id: t.outcome.value for t in result.tests},
-        "failed": sum(1 for t in result.tests if t.outcome.family == "fail"),
+        "tests": {t.id: t.verdict.value for t in result.tests},
+        "failed": sum(1 for t in result.tests if t.verdict.family == "fail"),
         "seconds": round(time.monotonic() - start, 2),
     }
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from grader.core.build import build, find_sources, trim
 from grader.core.grade import grade
-from grader.core.results import Outcome
+from grader.core.results import Verdict
 from grader.games.fcd18s2 import GAME
 
 
@@ -45,9 +45,9 @@ def test_a_failed_compile_skips_everything_that_needs_the_library(model_copy: Pa
     game.write_text(game.read_text() + "\nint broken(void) { return 1 }\n")
     result = grade(model_copy, random_games=0, memory=False)
     assert result.status == "build failed"
-    outcomes = {t.id: t.outcome for t in result.tests}
-    assert outcomes["build/compiles"] is Outcome.WRONG
-    assert all(o is Outcome.NOT_RUN for tid, o in outcomes.items() if tid != "build/compiles")
+    outcomes = {t.id: t.verdict for t in result.tests}
+    assert outcomes["build/compiles"] is Verdict.WRONG
+    assert all(o is Verdict.NOT_RUN for tid, o in outcomes.items() if tid != "build/compiles")
     assert result.score == 0
 
 

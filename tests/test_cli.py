@@ -47,7 +47,7 @@ def test_a_mutant_gets_partial_marks_and_a_repro_that_fails_the_same_way(tmp_pat
     assert 0 < result["score"] < result["max_score"]
     assert "First failure: skip/" in out and "currentPlayer()" in out
     xmlschema.XMLSchema(SCHEMA).validate(tmp_path / "junit.xml")
-    failing = next(t for t in result["tests"] if t["outcome"] != "passed")
+    failing = next(t for t in result["tests"] if t["verdict"] != "passed")
     repro = tmp_path / result["repro_files"][failing["id"]]
     work = repro.parent
     for c in folder.glob("*.c"):
@@ -72,7 +72,7 @@ def test_a_hostile_submission_gets_a_complete_report(tmp_path: Path, capsys: pyt
     capsys.readouterr()
     assert code == 1
     data = json.loads((tmp_path / "result.json").read_text())
-    outcomes = {t["outcome"] for t in data["tests"]}
+    outcomes = {t["verdict"] for t in data["tests"]}
     assert "output limit" in outcomes and "passed" in outcomes
     xmlschema.XMLSchema(SCHEMA).validate(tmp_path / "junit.xml")
     assert "<script>" not in (tmp_path / "report.html").read_text()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from grader.core.cli import main as fcd_grade
-from grader.core.results import Outcome
+from grader.core.results import Verdict
 from grader.games.fcd18s2.focus import focus_of
 from grader.games.fcd18s2.memcheck import MEMORY_CAP_MB, run_memory_stage
 from grader.games.fcd18s2.repro import c_program
@@ -48,9 +48,9 @@ def test_a_crash_in_a_probe_is_charged_only_to_the_test_that_owns_it(model_copy:
     with FcdSession.open(model_copy) as session:
         charged = session.run_scenario(owner)
         spared = session.run_scenario(other)
-    assert charged.outcome is Outcome.CRASHED
+    assert charged.verdict is Verdict.CRASHED
     assert "It happened in handCard(7) with 7 cards in hand right after newGame()" in charged.message
-    assert spared.outcome is Outcome.PASSED, spared.message
+    assert spared.verdict is Verdict.PASSED, spared.message
     assert spared.skipped_probes == ["hand_end_null"]
     assert any("played again without it" in n and owner.id in n for n in spared.notes), spared.notes
 
@@ -66,7 +66,7 @@ def test_the_repro_program_crashes_in_the_same_call(case: str, model_copy: Path,
         folder, s, call = SUBMISSIONS / "hostile" / "null_deref", SCENARIOS["turns/draw_then_end"], "playMove(draw)"
     with FcdSession.open(folder) as session:
         result = session.run_scenario(s)
-    assert result.outcome is Outcome.CRASHED and f"It happened in {call}" in result.message, result.message
+    assert result.verdict is Verdict.CRASHED and f"It happened in {call}" in result.message, result.message
     work = tmp_path / "repro"
     work.mkdir()
     for name in ("Game.c", "Card.c"):
@@ -121,7 +121,7 @@ def test_a_game_that_hangs_after_a_lenient_cut_is_not_passed(tmp_path: Path) -> 
                    and any("A22" in n for n in honest.run_scenario(s).notes)]
     assert cut, "no recycling scenario recycles eagerly in the reading"
     hung = [r for r in results if r.id in {s.id for s in cut}]
-    assert hung and all(r.outcome is Outcome.TIMED_OUT for r in hung), [(r.id, r.outcome) for r in hung]
+    assert hung and all(r.verdict is Verdict.TIMED_OUT for r in hung), [(r.id, r.verdict) for r in hung]
     assert "still counts" in hung[0].message
 
 
@@ -133,7 +133,7 @@ def test_hostile_code_that_never_finishes_a_replay_earns_no_memory_marks(name: s
     with FcdSession.open(folder, limits=FAST) as session:
         errors, leaks = run_memory_stage(session, scenarios)
     for t in (errors, leaks):
-        assert t.earns_marks == 0.0, (t.id, t.outcome, t.message)
+        assert t.earns_marks == 0.0, (t.id, t.verdict, t.message)
         assert "ran to the end" in t.message
 
 
@@ -145,7 +145,7 @@ def test_memory_marks_follow_the_replays_that_ran(model_copy: Path) -> None:
                  SCENARIOS["skip/a_skips_player_1"]]
     with FcdSession.open(model_copy, limits=FAST) as session:
         errors, leaks = run_memory_stage(session, scenarios)
-    assert errors.outcome is Outcome.PASSED and leaks.outcome is Outcome.PASSED  # a crash is not a memory error
+    assert errors.verdict is Verdict.PASSED and leaks.verdict is Verdict.PASSED  # a crash is not a memory error
     assert errors.earns_marks == pytest.approx(2 / 3) and leaks.earns_marks == pytest.approx(2 / 3)
     assert "initial/first_discard_a_skips_player_0: crashed" in errors.message
 
@@ -181,7 +181,7 @@ def test_memory_errors_only_in_failed_scenarios_are_charged_there() -> None:
     with FcdSession.open(SUBMISSIONS / "mutants" / "recycle_takes_the_top", limits=FAST) as session:
         assert all(not session.run_scenario(s).passed for s in recycle)
         errors, _ = run_memory_stage(session, recycle, failed=ids)
-        assert errors.outcome is Outcome.PASSED and errors.earns_marks == 1.0, errors.message
+        assert errors.verdict is Verdict.PASSED and errors.earns_marks == 1.0, errors.message
         assert any("not counted again" in n and "heap-buffer-overflow" in n for n in errors.notes), errors.notes
         errors, _ = run_memory_stage(session, recycle, failed=ids[:1])
         assert not errors.passed and "heap-buffer-overflow" in errors.message
@@ -197,4 +197,4 @@ def test_memory_read_before_it_is_written_is_the_same_in_every_run(model_copy: P
     scenario = SCENARIOS["turns/num_turns_is_current_turn_plus_one"]  # judges numTurns after every move
     with FcdSession.open(model_copy, limits=FAST) as session:
         results = [session.run_scenario(scenario) for _ in range(3)]
-    assert all(r.outcome is Outcome.PASSED for r in results), [r.message for r in results]
+    assert all(r.verdict is Verdict.PASSED for r in results), [r.message for r in results]

@@ -126,7 +126,7 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
         hit = session.run_game(f"hostile/{variant.name}", "", (), DECK, parse_moves(variant.trigger))
         namespaces |= sandbox_namespaces(session)
         assert time.monotonic() - t0 <= LIMITS["wall"] + 1.5, "the grader waited past its deadline"
-        assert hit.outcome.value in variant.expect, (hit.outcome, hit.message, hit.stderr[:500])
+        assert hit.verdict.value in variant.expect, (hit.verdict, hit.message, hit.stderr[:500])
         if os.getuid() == 0 and detect_mode().name == "bwrap" and session.client.proc is not None:
             # Between games the sandbox holds bubblewrap's init, the fork server and the spare
             # child made for the next game, which has loaded no student code.  What the game
@@ -141,7 +141,7 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
                 "a process outlived its game"
         control = session.run_game(f"hostile/{variant.name}-control", "", (), DECK, CONTROL)
         namespaces |= sandbox_namespaces(session)
-        assert control.passed == variant.control_passes, (control.outcome, control.message)
+        assert control.passed == variant.control_passes, (control.verdict, control.message)
     # Aftermath.
     wrote = [line for line in hit.stderr.splitlines() if line.startswith("WROTE") and " /tmp/" not in line]
     assert wrote == [], "writes outside /tmp must fail"

@@ -15,7 +15,7 @@ import pytest
 
 from grader.core.config import MarkingConfig
 from grader.core.grade import grade
-from grader.core.results import Outcome
+from grader.core.results import Verdict
 from grader.games.fcd18s2.memcheck import run_memory_stage
 from grader.games.fcd18s2.scenarios import load_scenarios
 from grader.games.fcd18s2.session import FcdSession
@@ -32,7 +32,7 @@ def failing_scenarios(folder: Path) -> list:
     """The scenarios the submission fails (an inconclusive one is not failed: another test owns why)."""
     with FcdSession.open(folder) as session:
         assert session.build.ok, session.build.output
-        return [r for r in (session.run_scenario(s) for s in SCENARIOS) if r.outcome.family == "fail"]
+        return [r for r in (session.run_scenario(s) for s in SCENARIOS) if r.verdict.family == "fail"]
 
 
 def test_model_fails_no_scenario() -> None:
@@ -72,8 +72,8 @@ def full_grade(folder: Path) -> tuple[float, dict[str, float], list[tuple[str, s
     """Score, marks lost per group, and the tests that did not pass: the default marking, every stage."""
     result = grade(folder, MarkingConfig.load())
     lost = {g.group: round(g.max_marks - g.marks, 2) for g in result.groups if g.marks < g.max_marks}
-    return result.score, lost, [(t.id, t.outcome.value, t.message[:600]) for t in result.tests
-                                if t.outcome is not Outcome.PASSED]
+    return result.score, lost, [(t.id, t.verdict.value, t.message[:600]) for t in result.tests
+                                if t.verdict is not Verdict.PASSED]
 
 
 def full_grades(folders: list[Path]) -> list[tuple[float, dict[str, float], list[tuple[str, str, str]]]]:

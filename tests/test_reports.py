@@ -20,7 +20,7 @@ from grader.core.grade import mark
 from grader.core.report import clean_text, render_html, write_class_csv, write_gradescope, write_html, write_junit
 from grader.core.report.csv_report import group_order
 from grader.core.report.escape import CAP
-from grader.core.results import GroupMarks, Outcome, SubmissionResult
+from grader.core.results import GroupMarks, SubmissionResult, Verdict
 from grader.core.results import TestResult as Result  # (a Test* name would be collected)
 
 xmlschema = pytest.importorskip("xmlschema")
@@ -37,9 +37,9 @@ MAX_MARKS = {"build": 2.0, "play": 6.0, "end": 4.0, "queries": 2.0, "hidden": 4.
              "memory": 1.0}
 
 
-def T(test_id: str, outcome: Outcome, *, weight: float = 1.0, kind: str = "scenario", **kw) -> Result:
+def T(test_id: str, verdict: Verdict, *, weight: float = 1.0, kind: str = "scenario", **kw) -> Result:
     group = test_id.split("/")[0]
-    return Result(test_id, group, kw.pop("rules", ("R1",)), weight, outcome, kind=kind, **kw)
+    return Result(test_id, group, kw.pop("rules", ("R1",)), weight, verdict, kind=kind, **kw)
 
 
 def stub_config(max_marks: dict[str, float], random_scoring: str = "weighted") -> SimpleNamespace:
@@ -57,20 +57,20 @@ CRASH_MESSAGE = "Your code crashed (SIGSEGV) in getWinner.\x07\nThe last call wa
 
 def alice() -> SubmissionResult:
     tests = [
-        T("build/compiles", Outcome.PASSED, kind="build", rules=("R17",), seconds=1.25),
-        T("build/all_functions_defined", Outcome.PASSED, kind="api", rules=("R17",)),
-        T("play/follow_suit", Outcome.PASSED, seconds=0.0004),
-        T("play/draw_two", Outcome.WRONG, weight=2.0, rules=("R3", "R4"), message=WRONG_MESSAGE,
+        T("build/compiles", Verdict.PASSED, kind="build", rules=("R17",), seconds=1.25),
+        T("build/all_functions_defined", Verdict.PASSED, kind="api", rules=("R17",)),
+        T("play/follow_suit", Verdict.PASSED, seconds=0.0004),
+        T("play/draw_two", Verdict.WRONG, weight=2.0, rules=("R3", "R4"), message=WRONG_MESSAGE,
           notes=["Lenient ruling A3 applied: a draw ends the turn."], stdout="<script>alert(1)</script>"),
-        T("end/winner", Outcome.CRASHED, message=CRASH_MESSAGE, stdout=HOSTILE + FLOOD,
+        T("end/winner", Verdict.CRASHED, message=CRASH_MESSAGE, stdout=HOSTILE + FLOOD,
           stderr="\x1b[31mSegmentation fault\x1b[0m"),
-        T("end/no_moves", Outcome.NOT_RUN, message="Not run: an earlier step crashed."),
-        T("queries/top_card", Outcome.ERROR, message="grader error: the worker sent an unreadable reply\n(details)"),
-        T("hidden/secret", Outcome.WRONG, hidden=True, message=f"{SECRET} expected 3, got 4",
+        T("end/no_moves", Verdict.NOT_RUN, message="Not run: an earlier step crashed."),
+        T("queries/top_card", Verdict.ERROR, message="grader error: the worker sent an unreadable reply\n(details)"),
+        T("hidden/secret", Verdict.WRONG, hidden=True, message=f"{SECRET} expected 3, got 4",
           stdout=f"{SECRET} stdout", stderr=f"{SECRET} stderr", notes=[f"{SECRET} note"], rules=("R9",)),
-        T("hidden/secret_pass", Outcome.PASSED, hidden=True, stdout=f"{SECRET} passed stdout"),
-        T("random/game_1", Outcome.PASSED, kind="random", notes=["100 random games agreed with the reference"]),
-        T("memory/no_leaks", Outcome.PASSED, kind="memory", rules=("R18",)),
+        T("hidden/secret_pass", Verdict.PASSED, hidden=True, stdout=f"{SECRET} passed stdout"),
+        T("random/game_1", Verdict.PASSED, kind="random", notes=["100 random games agreed with the reference"]),
+        T("memory/no_leaks", Verdict.PASSED, kind="memory", rules=("R18",)),
     ]
     groups = [  # by hand: marks = max_marks * passed weight / total weight
         GroupMarks("build", 2, 2, 2.0, 2.0),
@@ -107,10 +107,10 @@ NOT_COMPILED = "Not run: the submission did not compile."
 
 def bob() -> SubmissionResult:
     tests = [
-        T("build/compiles", Outcome.WRONG, kind="build", message="Your code did not compile.\n" + COMPILER),
-        T("build/all_functions_defined", Outcome.NOT_RUN, kind="api", message=NOT_COMPILED),
-        T("play/follow_suit", Outcome.NOT_RUN, message=NOT_COMPILED),
-        T("memory/no_leaks", Outcome.NOT_RUN, kind="memory", message=NOT_COMPILED),
+        T("build/compiles", Verdict.WRONG, kind="build", message="Your code did not compile.\n" + COMPILER),
+        T("build/all_functions_defined", Verdict.NOT_RUN, kind="api", message=NOT_COMPILED),
+        T("play/follow_suit", Verdict.NOT_RUN, message=NOT_COMPILED),
+        T("memory/no_leaks", Verdict.NOT_RUN, kind="memory", message=NOT_COMPILED),
     ]
     groups = [GroupMarks("build", 0, 2, 0.0, 2.0), GroupMarks("play", 0, 1, 0.0, 6.0),
               GroupMarks("memory", 0, 1, 0.0, 1.0)]
@@ -125,13 +125,13 @@ BOB_SCORE, BOB_MAX = 0.0, 9.0
 
 def carol() -> SubmissionResult:
     tests = [
-        T("build/compiles", Outcome.PASSED, kind="build"),
-        T("build/all_functions_defined", Outcome.PASSED, kind="api"),
-        T("queries/a", Outcome.PASSED),
-        T("queries/b", Outcome.WRONG, message="wrong b"),
-        T("queries/c", Outcome.TIMED_OUT, message="timed out after 2 s"),
-        T("random/game_1", Outcome.PASSED, kind="random"),
-        T("random/game_2", Outcome.WRONG, kind="random", message="game 2 differs", repro="deck 3S\nplay 3S"),
+        T("build/compiles", Verdict.PASSED, kind="build"),
+        T("build/all_functions_defined", Verdict.PASSED, kind="api"),
+        T("queries/a", Verdict.PASSED),
+        T("queries/b", Verdict.WRONG, message="wrong b"),
+        T("queries/c", Verdict.TIMED_OUT, message="timed out after 2 s"),
+        T("random/game_1", Verdict.PASSED, kind="random"),
+        T("random/game_2", Verdict.WRONG, kind="random", message="game 2 differs", repro="deck 3S\nplay 3S"),
     ]
     groups = [GroupMarks("build", 2, 2, 2.0, 2.0),
               GroupMarks("queries", 1, 3, 3.33, 10.0),  # round(10/3, 2)

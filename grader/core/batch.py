@@ -25,7 +25,7 @@ from pathlib import Path
 
 from grader.core.config import MarkingConfig
 from grader.core.grade import source_hash
-from grader.core.results import Outcome, SubmissionResult, TestResult, result_from_json
+from grader.core.results import SubmissionResult, TestResult, Verdict, result_from_json
 from grader.games import get as get_game
 
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
@@ -87,7 +87,7 @@ def discover(root: Path, out: Path) -> list[tuple[str, Path | None, str]]:
 
 
 def _failed_result(name: str, digest: str, why: str) -> SubmissionResult:
-    test = TestResult("grading/finished", "grading", (), 1.0, Outcome.ERROR, message=why, kind="build")
+    test = TestResult("grading/finished", "grading", (), 1.0, Verdict.ERROR, message=why, kind="build")
     result = SubmissionResult(name, digest, False, "", [], [], [test], profile="", sandbox="")
     return result
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import signal as signals
 from typing import Any, Mapping, Sequence
 
-from grader.core.results import Outcome
+from grader.core.results import Verdict
 
 SIGNAL_WORDS = {
     signals.SIGSEGV: "a segmentation fault (SIGSEGV): an invalid pointer was used, often NULL or freed memory",
@@ -24,7 +24,7 @@ SIGNAL_WORDS = {
 
 
 def classify(raw: dict[str, Any], events: Sequence[dict[str, Any]], *, over: bool,
-             errors: Mapping[str, tuple[Outcome, str]] = {}) -> tuple[Outcome, str] | None:  # noqa: B006
+             errors: Mapping[str, tuple[Verdict, str]] = {}) -> tuple[Verdict, str] | None:  # noqa: B006
     """The verdict on a run that did not simply finish; None if it did.
 
     ``events``: the frames the child sent that are not results; ``over``: whether they
@@ -33,42 +33,42 @@ def classify(raw: dict[str, Any], events: Sequence[dict[str, Any]], *, over: boo
     error = next((e for e in events if e.get("t") == "error"), None)
     limits = raw.get("limits", {})
     if raw.get("enforced") == "wall":
-        return Outcome.TIMED_OUT, (f"Your code did not finish within {limits.get('wall')} seconds of real time "
+        return Verdict.TIMED_OUT, (f"Your code did not finish within {limits.get('wall')} seconds of real time "
                                    "(an endless loop, or waiting for something that never comes).")
     if raw.get("enforced") == "output":
-        return Outcome.OUTPUT, (f"Your code printed more than {limits.get('output_kb')} KiB; "
+        return Verdict.OUTPUT, (f"Your code printed more than {limits.get('output_kb')} KiB; "
                                 "the Game ADT should not print at all.")
     if raw.get("enforced") == "protocol":
-        return Outcome.PROTOCOL, f"The results channel was corrupted ({raw.get('protocol')})."
+        return Verdict.PROTOCOL, f"The results channel was corrupted ({raw.get('protocol')})."
     sig = raw.get("signal")
     if sig is not None:
         # SIGXCPU is the soft CPU limit; SIGKILL near the limit is the hard one (soft + 1 s).
         hard_cpu = sig == signals.SIGKILL and raw.get("cpu", 0) >= float(limits.get("cpu", 5)) - 0.1
         if sig == signals.SIGXCPU or hard_cpu:
-            return Outcome.TIMED_OUT, (f"Your code used more than {limits.get('cpu')} seconds of CPU time "
+            return Verdict.TIMED_OUT, (f"Your code used more than {limits.get('cpu')} seconds of CPU time "
                                        "(an endless loop?).")
         mem = limits.get("memory_mb")
         if mem and raw.get("maxrss_kb", 0) * 1024 >= 0.8 * mem * 1024 * 1024:
-            return Outcome.MEMORY, f"Your code used more than the {mem} MiB memory limit and then crashed."
-        return Outcome.CRASHED, "Your code crashed with " + SIGNAL_WORDS.get(sig, f"signal {sig}") + "."
+            return Verdict.MEMORY, f"Your code used more than the {mem} MiB memory limit and then crashed."
+        return Verdict.CRASHED, "Your code crashed with " + SIGNAL_WORDS.get(sig, f"signal {sig}") + "."
     if error is not None:
         what, detail = error.get("what"), str(error.get("detail", ""))[:500]
         if what == "load":
             if "map segment" in detail or "allocate memory" in detail:
-                return Outcome.MEMORY, f"Your library could not be loaded within the memory limit: {detail}"
-            return Outcome.CRASHED, f"Your library could not be loaded: {detail}"
+                return Verdict.MEMORY, f"Your library could not be loaded within the memory limit: {detail}"
+            return Verdict.CRASHED, f"Your library could not be loaded: {detail}"
         if what == "missing":
-            return Outcome.NOT_RUN, f"Not run: your code has no function {detail}(), which this test needs."
+            return Verdict.NOT_RUN, f"Not run: your code has no function {detail}(), which this test needs."
         if what in errors:
             return errors[what]
-        return Outcome.PROTOCOL, f"The grader could not read your game's state: {detail}"
+        return Verdict.PROTOCOL, f"The grader could not read your game's state: {detail}"
     code = raw.get("exit_code")
     if raw.get("finished") and not over:
-        return Outcome.PROTOCOL, ("The results channel was corrupted (marked finished before the game was over; "
+        return Verdict.PROTOCOL, ("The results channel was corrupted (marked finished before the game was over; "
                                   "does your code write through a stray pointer?).")
     if not over:
         if code == 0:
-            return Outcome.EXITED, ("Your code ended the program (exit(0) or similar) in the middle of the game; "
+            return Verdict.EXITED, ("Your code ended the program (exit(0) or similar) in the middle of the game; "
                                     "a Game ADT function must return to its caller, never exit.")
-        return Outcome.EXITED, f"Your code ended the program with exit code {code} in the middle of the game."
+        return Verdict.EXITED, f"Your code ended the program with exit code {code} in the middle of the game."
     return None

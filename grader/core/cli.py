@@ -106,7 +106,7 @@ def print_summary(result, out: Path | None, quiet: bool = False, title: str = "F
           f"{result.seconds:.1f} s)")
     failure = result.first_failure()
     if failure is not None:
-        print(f"\nFirst failure: {failure.id} [{failure.outcome.value}]")
+        print(f"\nFirst failure: {failure.id} [{failure.verdict.value}]")
         print("  " + (failure.message if not failure.hidden else "(a hidden test)").replace("\n", "\n  "))
         failed = sum(1 for t in result.tests if not t.passed)
         print(f"\n{failed} test(s) did not pass; every message is in the report.")

@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 from grader.core.build import find_sources
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
-from grader.core.results import STAGE_RANK, GroupMarks, Outcome, SubmissionResult, TestResult
+from grader.core.results import STAGE_RANK, GroupMarks, SubmissionResult, TestResult, Verdict
 from grader.core.sandbox import detect_mode
 
 Progress = Callable[[TestResult], None]
@@ -48,16 +48,16 @@ def _default_game() -> GameSpec:
 
 def _build_tests(session: Any, game: GameSpec) -> list[TestResult]:
     b = session.build
-    build = TestResult("build/compiles", "build", game.build_rules, 1.0, Outcome.PASSED, kind="build",
+    build = TestResult("build/compiles", "build", game.build_rules, 1.0, Verdict.PASSED, kind="build",
                        notes=list(b.notes), seconds=b.seconds)
     if not b.ok:
-        build.outcome = Outcome.WRONG
+        build.verdict = Verdict.WRONG
         build.message = f"{b.problem}\n{b.output}".strip()
-    api = TestResult("build/all_functions_defined", "build", game.build_rules, 1.0, Outcome.PASSED, kind="api")
+    api = TestResult("build/all_functions_defined", "build", game.build_rules, 1.0, Verdict.PASSED, kind="api")
     if not b.ok:
-        api.outcome, api.message = Outcome.NOT_RUN, "Not run: the submission did not compile."
+        api.verdict, api.message = Verdict.NOT_RUN, "Not run: the submission did not compile."
     elif b.missing:
-        api.outcome = Outcome.WRONG
+        api.verdict = Verdict.WRONG
         api.message = (f"Your library does not define {len(b.missing)} of the {len(game.api_functions)} functions of "
                        f"{' and '.join(game.api_headers)}: {', '.join(b.missing)}.\n"
                        f"Check the spelling and the signature against "
@@ -113,7 +113,7 @@ GRADER_FAULT = ("The grader itself failed while running this test. This is a bug
 
 
 def _error(test_id: str, group: str, rules: Any, kind: str) -> TestResult:
-    return TestResult(test_id, group, tuple(rules), 1.0, Outcome.ERROR, kind=kind,
+    return TestResult(test_id, group, tuple(rules), 1.0, Verdict.ERROR, kind=kind,
                       message=GRADER_FAULT + traceback.format_exc(limit=8))
 
 

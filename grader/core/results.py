@@ -27,7 +27,10 @@ def group_rank(group: str) -> int:
     return STAGE_RANK.get(group, 1)
 
 
-class Outcome(Enum):
+class Verdict(Enum):
+    """What became of one test, and why (its value says it in a word); ``family`` is pass / fail /
+    skip / error.  The reference's ``Outcome`` is something else: how a game ended."""
+
     PASSED = "passed"
     WRONG = "wrong result"
     CRASHED = "crashed"
@@ -43,16 +46,16 @@ class Outcome(Enum):
 
     @property
     def passed(self) -> bool:
-        return self is Outcome.PASSED
+        return self is Verdict.PASSED
 
     @property
     def family(self) -> str:
         """pass / fail / skip / error, for JUnit and summaries."""
-        if self in (Outcome.PASSED, Outcome.INCONCLUSIVE):
+        if self in (Verdict.PASSED, Verdict.INCONCLUSIVE):
             return "pass"
-        if self is Outcome.NOT_RUN:
+        if self is Verdict.NOT_RUN:
             return "skip"
-        if self is Outcome.ERROR:
+        if self is Verdict.ERROR:
             return "error"
         return "fail"
 
@@ -63,7 +66,7 @@ class TestResult:
     group: str
     rules: tuple[str, ...]
     weight: float
-    outcome: Outcome
+    verdict: Verdict
     message: str = ""  # the student-facing explanation ('' when passed)
     notes: list[str] = field(default_factory=list)  # lenient rulings applied, and similar
     stdout: str = ""
@@ -83,7 +86,7 @@ class TestResult:
 
     @property
     def passed(self) -> bool:
-        return self.outcome.passed
+        return self.verdict.passed
 
     @property
     def earns_marks(self) -> float:
@@ -91,9 +94,9 @@ class TestResult:
         was inconclusive (stopped by a difference another test owns) or failed on something already
         charged to another test; a part of it when it passed in part (the memory stage); else none.
         A grader error earns nothing yet: the mark is provisional and the exit code says regrade."""
-        if self.outcome in (Outcome.PASSED, Outcome.INCONCLUSIVE):
+        if self.verdict in (Verdict.PASSED, Verdict.INCONCLUSIVE):
             return self.earned
-        return 1.0 if self.charged_to and self.outcome is not Outcome.ERROR else 0.0
+        return 1.0 if self.charged_to and self.verdict is not Verdict.ERROR else 0.0
 
     @property
     def mark_group(self) -> str:
@@ -101,7 +104,7 @@ class TestResult:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["outcome"] = self.outcome.value
+        data["verdict"] = self.verdict.value
         data["rules"] = list(self.rules)
         return data
 
@@ -142,13 +145,13 @@ class SubmissionResult:
 
     @property
     def all_passed(self) -> bool:
-        return all(t.outcome.family in ("pass",) for t in self.tests)
+        return all(t.verdict.family in ("pass",) for t in self.tests)
 
     @property
     def status(self) -> str:
         if not self.build_ok:
             return "build failed"
-        if any(t.outcome is Outcome.ERROR for t in self.tests):
+        if any(t.verdict is Verdict.ERROR for t in self.tests):
             return "grader error"
         return "passed" if self.all_passed else "failed"
 
@@ -172,7 +175,7 @@ def result_from_json(data: dict[str, Any]) -> SubmissionResult:
     tests = []
     for t in data["tests"]:
         t = dict(t)
-        t["outcome"] = Outcome(t["outcome"])
+        t["verdict"] = Verdict(t["verdict"])
         t["rules"] = tuple(t["rules"])
         tests.append(TestResult(**t))
     result = SubmissionResult(

@@ -64,7 +64,7 @@ def _summary(result: Any) -> str:
     if not result.build_ok:
         lines.append("Your code did not compile, so the tests that need it were not run: "
                      "see the build test for the compiler's messages.")
-    errors = sum(1 for t in result.tests if t.outcome.family == "error")
+    errors = sum(1 for t in result.tests if t.verdict.family == "error")
     if errors:
         lines.append(f"The grader itself failed on {errors} test(s). That is not your fault; "
                      "staff have been told and will look at it.")
@@ -81,12 +81,12 @@ def gradescope_json(result: Any) -> dict[str, Any]:
         if t.hidden:
             output = "hidden test"
         else:
-            output = clean_text(t.message) or ("" if t.passed else t.outcome.value)
+            output = clean_text(t.message) or ("" if t.passed else t.verdict.value)
         tests.append({
             "name": clean_text(t.id, 1024),
             "score": score,
             "max_score": max_score,
-            "status": "passed" if t.outcome.family == "pass" else "failed",
+            "status": "passed" if t.verdict.family == "pass" else "failed",
             "output": output,
             "output_format": "text",
             "visibility": "after_published" if t.hidden else "visible",

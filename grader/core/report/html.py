@@ -39,7 +39,7 @@ class TestView:
     id: str
     passed: bool
     family: str
-    outcome: str
+    verdict: str
     hidden: bool
     rules: list[str] = field(default_factory=list)
     message: str = ""
@@ -52,13 +52,13 @@ class TestView:
 
 def _test_view(t: Any) -> TestView:
     if t.hidden:
-        ok = t.outcome.family == "pass"
-        return TestView(id=clean_text(t.id, 1024), passed=ok, family=t.outcome.family,
-                        outcome="passed" if ok else "not passed", hidden=True)
-    outcome = t.outcome.value + (f" (already counted in {t.charged_to})" if t.charged_to else "")
+        ok = t.verdict.family == "pass"
+        return TestView(id=clean_text(t.id, 1024), passed=ok, family=t.verdict.family,
+                        verdict="passed" if ok else "not passed", hidden=True)
+    verdict = t.verdict.value + (f" (already counted in {t.charged_to})" if t.charged_to else "")
     return TestView(
-        id=clean_text(t.id, 1024), passed=t.outcome.family == "pass", family=t.outcome.family,
-        outcome=clean_text(outcome, 1024),
+        id=clean_text(t.id, 1024), passed=t.verdict.family == "pass", family=t.verdict.family,
+        verdict=clean_text(verdict, 1024),
         hidden=False, rules=[clean_text(r, 256) for r in t.rules], message=clean_text(t.message),
         notes=[clean_text(n, 4096) for n in t.notes], stdout=clean_text(t.stdout), stderr=clean_text(t.stderr),
         repro=clean_text(t.repro or ""), seconds=t.seconds,
@@ -75,7 +75,7 @@ def trim_output(text: str, lines: int = BUILD_LINES, cap: int = BUILD_CAP) -> tu
 
 def context(result: Any) -> dict[str, Any]:
     """Everything the template shows, cleaned."""
-    tests = sorted(result.tests, key=lambda t: _ORDER.get(t.outcome.family, 0))  # stable: order kept otherwise
+    tests = sorted(result.tests, key=lambda t: _ORDER.get(t.verdict.family, 0))  # stable: order kept otherwise
     views = [_test_view(t) for t in tests]
     build_output, build_trimmed = trim_output(result.build_output or "")
     return {

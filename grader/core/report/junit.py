@@ -2,7 +2,7 @@
 
 Each ``TestResult`` is a testcase ``<group>.<name>`` of class ``fcd.<group>``:
 
-* family ``fail`` -> ``<failure type="<outcome>" message="<first line>">full message</failure>``
+* family ``fail`` -> ``<failure type="<verdict>" message="<first line>">full message</failure>``
 * family ``skip`` (NOT_RUN) -> ``<skipped>``; family ``error`` (ERROR, a bug of ours) -> ``<error>``
 * what the student's code printed -> the testcase's ``<system-out>`` / ``<system-err>``
 * a hidden test shows its name and whether it passed, nothing else: its
@@ -45,7 +45,7 @@ def case_name(t: Any) -> str:
 def _case(t: Any) -> TestCase:
     case = TestCase(name=clean_text(case_name(t), 1024), classname=clean_text(f"fcd.{t.group}", 1024),
                     elapsed_sec=t.seconds or None)
-    family = t.outcome.family
+    family = t.verdict.family
     if t.hidden:
         if family == "fail":
             case.add_failure_info(message=_PLACEHOLDER)
@@ -55,16 +55,16 @@ def _case(t: Any) -> TestCase:
             case.add_error_info(message=_PLACEHOLDER)
         return case
     full = clean_text(t.message)
-    said = f"[{t.outcome.value}] {full}\n" if family == "pass" and full else ""  # an inconclusive test says why
+    said = f"[{t.verdict.value}] {full}\n" if family == "pass" and full else ""  # an inconclusive test says why
     case.stdout = (said + clean_text(t.stdout)) or None
     case.stderr = clean_text(t.stderr) or None
-    summary = first_line(full) or t.outcome.value
+    summary = first_line(full) or t.verdict.value
     if family == "fail":
-        case.add_failure_info(message=summary, output=full or None, failure_type=t.outcome.value)
+        case.add_failure_info(message=summary, output=full or None, failure_type=t.verdict.value)
     elif family == "skip":
         case.add_skipped_info(message=summary, output=full if full and full != summary else None)
     elif family == "error":
-        case.add_error_info(message=summary, output=full or None, error_type=t.outcome.value)
+        case.add_error_info(message=summary, output=full or None, error_type=t.verdict.value)
     return case
 
 

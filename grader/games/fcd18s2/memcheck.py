@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from grader.core.build import CC, trim
-from grader.core.results import Outcome, TestResult
+from grader.core.results import TestResult, Verdict
 from grader.core.sandbox import prepare_dir, run_limited
 from grader.games.fcd18s2.repro import C_COLORS, C_SUITS, C_VALUES, prelude
 from grader.games.fcd18s2.scenarios import Scenario
@@ -222,12 +222,12 @@ def run_memory_stage(session: Any, scenarios: Sequence[Scenario],
     ``not_replayed``: scenarios left out because they hung or flooded the output in the
     scenario tests; they count among the replays that did not run to the end.
     ``failed``: scenarios whose own test failed; what shows only in those is charged there."""
-    errors = TestResult("memory/no_memory_errors", "memory", ("R18",), 1.0, Outcome.PASSED, kind="memory")
-    leaks = TestResult("memory/no_leaks", "memory", ("R18", "destroyGame"), 1.0, Outcome.PASSED, kind="memory")
+    errors = TestResult("memory/no_memory_errors", "memory", ("R18",), 1.0, Verdict.PASSED, kind="memory")
+    leaks = TestResult("memory/no_leaks", "memory", ("R18", "destroyGame"), 1.0, Verdict.PASSED, kind="memory")
     b = session.build
     if not b.ok or b.stage is None:
         for t in (errors, leaks):
-            t.outcome, t.message = Outcome.NOT_RUN, "Not run: the submission did not compile."
+            t.verdict, t.message = Verdict.NOT_RUN, "Not run: the submission did not compile."
         return [errors, leaks]
     work = prepare_dir(b.stage.parent / "memory")
     for name in b.compiled_names + [p.name for p in b.stage.glob("*.h")]:
@@ -243,7 +243,7 @@ def run_memory_stage(session: Any, scenarios: Sequence[Scenario],
                         memory_mb=None)
     if built.returncode != 0:
         for t in (errors, leaks):
-            t.outcome = Outcome.NOT_RUN
+            t.verdict = Verdict.NOT_RUN
             t.message = "Not run: the memory-check build failed:\n" + trim(built.stdout + built.stderr)
         return [errors, leaks]
     findings: list[Finding] = []
@@ -282,7 +282,7 @@ def run_memory_stage(session: Any, scenarios: Sequence[Scenario],
                               + "; ".join(f"{f.scenario}: {f.call}: {f.what}" for f in found[:4]))
             found = []
         if found:
-            test.outcome = Outcome.WRONG
+            test.verdict = Verdict.WRONG
             lines = [f"{len(found)} scenario(s) showed {title}. The first ones:"]
             for f in found[:8]:
                 where = f" in {' <- '.join(f.frames)}" if f.frames else ""
@@ -298,7 +298,7 @@ def run_memory_stage(session: Any, scenarios: Sequence[Scenario],
         test.earned = ran / total if total else 0.0
         if ran < total:
             if ran == 0:
-                test.outcome = Outcome.WRONG
+                test.verdict = Verdict.WRONG
             test.message = (f"Only {ran} of {total} scenario replays ran to the end under the sanitizers, so only "
                             f"that share of the memory marks is earned: a replay that crashed, hung or went over "
                             f"the {MEMORY_CAP_MB} MiB memory cap says nothing about memory. The first of them:\n"

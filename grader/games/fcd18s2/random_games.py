@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning, NoSuchExample
 
-from grader.core.results import Outcome, TestResult
+from grader.core.results import TestResult, Verdict
 from grader.games.fcd18s2.observations import FAMILIES as RULE_FAMILIES
 from grader.games.fcd18s2.scenarios import SMALLEST_DECK
 from reference import Deck, Game, MoveSpec, PlayerMove, Value, traditional_deck
@@ -140,7 +140,7 @@ def run_random_games(session: Any, total: int, profile: str = "grading") -> list
         def fails(game: RandomGame, family: Family = family) -> bool:
             played[0] += 1
             result = session.run_game(f"random/{family.name}", "", (), game.deck, game.moves, kind="random")
-            if not result.passed and result.outcome is not Outcome.INCONCLUSIVE:
+            if not result.passed and result.verdict is not Verdict.INCONCLUSIVE:
                 rf = result.rule_family or "crashes"
                 failing[rf] = failing.get(rf, 0) + 1
                 if rf not in shortest or _cost(result, game) < _cost(shortest[rf][1], shortest[rf][0]):
@@ -163,7 +163,7 @@ def _family_result(session: Any, rule_family: str, played: int, failed: int,
     test_id = f"random/{rule_family}"
     words = RULE_FAMILIES[rule_family]
     if worst is None:
-        return TestResult(test_id, "random", ("R1-R18",), 1.0, Outcome.PASSED, kind="random",
+        return TestResult(test_id, "random", ("R1-R18",), 1.0, Verdict.PASSED, kind="random",
                           notes=[f"{played} random games showed no difference in {words}"])
     game, result, family = worst
     # Moves after the first difference show nothing more: cut them if the game still fails the same way.

@@ -467,7 +467,7 @@ def write_repros(result: Any, folder: Path, sources: Sequence[str], course_card:
     scenarios = {s.id: s for s in load_scenarios()}
     written: dict[str, str] = {}
     for t in result.tests:
-        if t.outcome.family != "fail" or t.hidden or not t.deck:
+        if t.verdict.family != "fail" or t.hidden or not t.deck:
             continue
         sc = scenarios.get(t.id)
         focus = focus_of(sc.rules) if sc is not None and t.kind == "scenario" else EVERYTHING

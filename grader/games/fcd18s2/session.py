@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from grader.core.classify import classify
 from grader.core.limits import Limits
-from grader.core.results import Outcome, TestResult
+from grader.core.results import TestResult, Verdict
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.fcd18s2.differential import compare, explain, moves_by_turn
@@ -30,7 +30,7 @@ from reference import Deck, MoveSpec
 
 DESTROY = "destroy_game"  # destroyGame, left out like a probe when it crashes: the memory stage judges it
 GAME_OVER_EVENTS = ("done", "refused", "no_card")  # the child got to the end of what it could play
-GAME_ERRORS = {"null_game": (Outcome.WRONG, "newGame() returned NULL for a valid deck.")}
+GAME_ERRORS = {"null_game": (Verdict.WRONG, "newGame() returned NULL for a valid deck.")}
 
 
 @functools.cache
@@ -51,7 +51,7 @@ def play(client: WorkerClient, deck: list[list[int]], moves: list[str], *, depth
     return raw
 
 
-def judge_run(raw: dict[str, Any]) -> tuple[Outcome, str] | None:
+def judge_run(raw: dict[str, Any]) -> tuple[Verdict, str] | None:
     """What a played game's raw facts mean, when it did not simply finish (``grader.core.classify``)."""
     events = [e for e in raw.get("events", []) if isinstance(e, dict)]
     return classify(raw, events, over=any(e.get("t") in GAME_OVER_EVENTS for e in events), errors=GAME_ERRORS)
@@ -84,7 +84,7 @@ class FcdSession(SubmissionSession):
         that own that probe, never to this one.
         """
         group = test_id.split("/")[0]
-        base = TestResult(test_id, group, tuple(rules), 1.0, Outcome.NOT_RUN, kind=kind,
+        base = TestResult(test_id, group, tuple(rules), 1.0, Verdict.NOT_RUN, kind=kind,
                           deck=str(deck), moves=" ".join(str(m) for m in moves))
         if self.client is None:
             base.message = "Not run: the submission did not compile."
@@ -100,7 +100,7 @@ class FcdSession(SubmissionSession):
                            destroy=DESTROY not in skip, limits=self.limits)
             except WorkerLost as lost:
                 self._count_timeout()  # a lost worker cost a full wall limit too
-                base.outcome = Outcome.WORKER_LOST
+                base.verdict = Verdict.WORKER_LOST
                 base.message = (f"The sandbox running your code stopped answering ({lost}); it was restarted "
                                 "and the other tests still ran.")
                 base.seconds = time.monotonic() - start
@@ -108,7 +108,7 @@ class FcdSession(SubmissionSession):
             trouble = judge_run(raw)
             call = _call(raw) if trouble else None
             probe = _probe_of(call)
-            if trouble and trouble[0] is Outcome.TIMED_OUT:
+            if trouble and trouble[0] is Verdict.TIMED_OUT:
                 self._count_timeout()
             if probe is None or probe in skip or _owns_at(focus, probe, call, ref):
                 break
@@ -122,13 +122,13 @@ class FcdSession(SubmissionSession):
         base.stdout, base.stderr = str(raw.get("stdout", ""))[:65536], str(raw.get("stderr", ""))[:65536]
         steps, events = raw.get("steps"), raw.get("events")
         if not isinstance(steps, list) or not isinstance(events, list):
-            base.outcome, base.message = Outcome.PROTOCOL, "The sandbox sent an unreadable answer."
+            base.verdict, base.message = Verdict.PROTOCOL, "The sandbox sent an unreadable answer."
             return base
         events = [e for e in events if isinstance(e, dict)]
         cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners)
         base.notes = left_out + cmp.notes
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
-            base.outcome = Outcome.WRONG
+            base.verdict = Verdict.WRONG
             base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
             base.message = explain(says, rules, deck, moves, cmp)
             base.failed_on = cmp.divergence.field if cmp.divergence else "identity"
@@ -137,7 +137,7 @@ class FcdSession(SubmissionSession):
                 base.rules = BY_NAME[cmp.divergence.field if cmp.divergence else "identity"].clauses
             return base
         if trouble is not None:  # never dropped, a lenient cut or not: the worker plays no refused move
-            base.outcome, what = trouble
+            base.verdict, what = trouble
             base.failed_after = min(len(steps), len(moves))
             base.rule_family = BY_NAME[probe].family if probe and probe in BY_NAME else "crashes"
             base.failed_on = probe if probe and probe in BY_NAME else ""
@@ -147,11 +147,11 @@ class FcdSession(SubmissionSession):
             base.message = f"{rule}{what}\n{_where(deck, moves, steps, events, call)}{after_cut}"
             return base
         if cmp.inconclusive:
-            base.outcome = Outcome.INCONCLUSIVE
+            base.verdict = Verdict.INCONCLUSIVE
             base.message = ("This test could not check its own rule all the way, because of a difference that "
                             "another test judges (it is not counted twice):\n  " + "\n  ".join(cmp.inconclusive))
             return base
-        base.outcome = Outcome.PASSED
+        base.verdict = Verdict.PASSED
         return base
 
     def _owner_of(self, probe: str, step: int) -> str:

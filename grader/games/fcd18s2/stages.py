@@ -13,9 +13,9 @@ from typing import Any, Iterator, Sequence
 
 from grader.core.config import MarkingConfig
 from grader.core.grade import guarded_many
-from grader.core.results import Outcome, TestResult
+from grader.core.results import TestResult, Verdict
 
-NOT_REPLAYED = (Outcome.TIMED_OUT, Outcome.WORKER_LOST, Outcome.OUTPUT)
+NOT_REPLAYED = (Verdict.TIMED_OUT, Verdict.WORKER_LOST, Verdict.OUTPUT)
 
 
 def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any, TestResult]], *,
@@ -23,22 +23,22 @@ def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any
     """The tests of the random games and the memory stage, as they come."""
     charged: dict[str, str] = {}
     for _s, t in played:
-        if t.rule_family and t.outcome.family == "fail":
+        if t.rule_family and t.verdict.family == "fail":
             charged.setdefault(t.rule_family, t.id)
     n_random = config.random_games if random_games is None else random_games
     if n_random:
         from grader.games.fcd18s2.random_games import run_random_games  # noqa: PLC0415 - optional stage
 
         for t in guarded_many("random/games", "random", "random", lambda: run_random_games(session, n_random)):
-            if not t.passed and t.outcome is not Outcome.ERROR and t.rule_family in charged:
+            if not t.passed and t.verdict is not Verdict.ERROR and t.rule_family in charged:
                 t.charged_to = charged[t.rule_family]
                 t.notes.append(f"Not counted again: {t.charged_to} already failed on this rule family.")
             yield t
     if memory:
         from grader.games.fcd18s2.memcheck import run_memory_stage  # noqa: PLC0415 - optional stage
 
-        replayable = [s for s, t in played if t.outcome not in NOT_REPLAYED]
-        not_replayed = [s.id for s, t in played if t.outcome in NOT_REPLAYED]
-        failed = [s.id for s, t in played if t.outcome.family == "fail"]
+        replayable = [s for s, t in played if t.verdict not in NOT_REPLAYED]
+        not_replayed = [s.id for s, t in played if t.verdict in NOT_REPLAYED]
+        failed = [s.id for s, t in played if t.verdict.family == "fail"]
         yield from guarded_many("memory/replays", "memory", "memory",
                                 lambda: run_memory_stage(session, replayable, not_replayed, failed))
