@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import copy
 
-from grader.games.fcd18s2.differential import compare, explain
+from grader.games.fcd18s2.compare import compare
+from grader.games.fcd18s2.explain import explain
 from grader.games.fcd18s2.focus import Focus, focus_of
 from grader.games.fcd18s2.reference_trace import reference_trace
 from grader.games.fcd18s2.scenarios import deal_to_deck

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from grader.games.fcd18s2.differential import compare
+from grader.games.fcd18s2.compare import compare
 from grader.games.fcd18s2.loader import CLibrary
 from grader.games.fcd18s2.observe import Observer
 from grader.games.fcd18s2.random_games import _spec
@@ -68,11 +68,11 @@ def test_model_agrees_with_reference_through_the_worker(model_session, block: in
     for seed in range(block * GAMES // 10, (block + 1) * GAMES // 10):
         deck, moves = seeded_game(seed)
         ref = reference_trace(deck, moves)
-        raw = play(model_session.client, [list(k) for k in deck.keys], [str(m) for m in moves],
+        run = play(model_session.client, [list(k) for k in deck.keys], [str(m) for m in moves],
                    depths=[s.depths for s in ref], limits=model_session.limits)
-        assert raw["exit_code"] == 0 and raw["signal"] is None, raw
-        assert len(raw["steps"]) == len(ref)
-        result = compare(moves, ref, raw["steps"], raw["events"])
+        assert run.report.exit_code == 0 and run.report.signal is None, run.report
+        assert len(run.steps) == len(ref)
+        result = compare(moves, ref, run.steps, [dict(e) for e in run.events])
         assert result.passed and not result.notes, (seed, result.divergence, result.identity_problem, result.notes)
 
 
@@ -92,7 +92,7 @@ def test_worker_traces_equal_in_process_traces(model_session) -> None:  # noqa: 
             game.play_move(_resolve(game, m, len(deck) + 1))
             local.append(observer.observe(depths[i + 1]))
         game.destroy_game()
-        raw = play(model_session.client, [list(k) for k in deck.keys], [str(m) for m in moves], depths=depths,
+        run = play(model_session.client, [list(k) for k in deck.keys], [str(m) for m in moves], depths=depths,
                    limits=model_session.limits)
 
         def strip(obs: dict) -> str:  # identities are pointers: equal only within one process
@@ -101,4 +101,4 @@ def test_worker_traces_equal_in_process_traces(model_session) -> None:  # noqa: 
 
             return re.sub(r",\s*\d{6,}\]", ",0]", json.dumps(obs, sort_keys=True))
 
-        assert [strip(o) for o in raw["steps"]] == [strip(o) for o in local]
+        assert [strip(o) for o in run.steps] == [strip(o) for o in local]

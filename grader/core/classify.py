@@ -1,7 +1,7 @@
 """What a sandboxed run's raw facts mean, when it did not simply finish.
 
-The worker reports facts (limits enforced, signal, exit code, the frames its
-child sent); this module turns them into a verdict and a sentence for a
+The worker reports facts (``RunReport``: limits enforced, signal, exit code,
+the frames its child sent); this module turns them into a verdict and a sentence for a
 first-year student.  A game adds what only it knows: which frames mean its
 job got to the end, and the words for its own error events.
 """
@@ -9,9 +9,10 @@ job got to the end, and the words for its own error events.
 from __future__ import annotations
 
 import signal as signals
-from typing import Any, Mapping, Sequence
+from typing import Mapping
 
 from grader.core.results import Verdict
+from grader.core.run_report import Enforced, RunReport
 
 SIGNAL_WORDS = {
     signals.SIGSEGV: "a segmentation fault (SIGSEGV): an invalid pointer was used, often NULL or freed memory",
@@ -23,36 +24,35 @@ SIGNAL_WORDS = {
 }
 
 
-def classify(raw: dict[str, Any], events: Sequence[dict[str, Any]], *, over: bool,
+def classify(report: RunReport, *, over: bool,
              errors: Mapping[str, tuple[Verdict, str]] = {}) -> tuple[Verdict, str] | None:  # noqa: B006
     """The verdict on a run that did not simply finish; None if it did.
 
-    ``events``: the frames the child sent that are not results; ``over``: whether they
-    show the job got to its end; ``errors``: a game's own error events (``{"t": "error",
-    "what": ...}``) and what they mean."""
-    error = next((e for e in events if e.get("t") == "error"), None)
-    limits = raw.get("limits", {})
-    if raw.get("enforced") == "wall":
-        return Verdict.TIMED_OUT, (f"Your code did not finish within {limits.get('wall')} seconds of real time "
+    ``over``: whether the child's frames show the job got to its end; ``errors``: a game's
+    own error frames (``ChildError.what``) and what they mean."""
+    limits = report.limits
+    if report.enforced is Enforced.WALL:
+        return Verdict.TIMED_OUT, (f"Your code did not finish within {limits.wall} seconds of real time "
                                    "(an endless loop, or waiting for something that never comes).")
-    if raw.get("enforced") == "output":
-        return Verdict.OUTPUT, (f"Your code printed more than {limits.get('output_kb')} KiB; "
+    if report.enforced is Enforced.OUTPUT:
+        return Verdict.OUTPUT, (f"Your code printed more than {limits.output_kb} KiB; "
                                 "the Game ADT should not print at all.")
-    if raw.get("enforced") == "protocol":
-        return Verdict.PROTOCOL, f"The results channel was corrupted ({raw.get('protocol')})."
-    sig = raw.get("signal")
+    if report.enforced is Enforced.PROTOCOL:
+        return Verdict.PROTOCOL, f"The results channel was corrupted ({report.protocol_problem})."
+    sig = report.signal
     if sig is not None:
         # SIGXCPU is the soft CPU limit; SIGKILL near the limit is the hard one (soft + 1 s).
-        hard_cpu = sig == signals.SIGKILL and raw.get("cpu", 0) >= float(limits.get("cpu", 5)) - 0.1
+        hard_cpu = sig == signals.SIGKILL and report.cpu >= float(limits.cpu) - 0.1
         if sig == signals.SIGXCPU or hard_cpu:
-            return Verdict.TIMED_OUT, (f"Your code used more than {limits.get('cpu')} seconds of CPU time "
+            return Verdict.TIMED_OUT, (f"Your code used more than {limits.cpu} seconds of CPU time "
                                        "(an endless loop?).")
-        mem = limits.get("memory_mb")
-        if mem and raw.get("maxrss_kb", 0) * 1024 >= 0.8 * mem * 1024 * 1024:
+        mem = limits.memory_mb
+        if mem and report.maxrss_kb * 1024 >= 0.8 * mem * 1024 * 1024:
             return Verdict.MEMORY, f"Your code used more than the {mem} MiB memory limit and then crashed."
         return Verdict.CRASHED, "Your code crashed with " + SIGNAL_WORDS.get(sig, f"signal {sig}") + "."
+    error = report.error
     if error is not None:
-        what, detail = error.get("what"), str(error.get("detail", ""))[:500]
+        what, detail = error.what, error.detail[:500]
         if what == "load":
             if "map segment" in detail or "allocate memory" in detail:
                 return Verdict.MEMORY, f"Your library could not be loaded within the memory limit: {detail}"
@@ -62,8 +62,8 @@ def classify(raw: dict[str, Any], events: Sequence[dict[str, Any]], *, over: boo
         if what in errors:
             return errors[what]
         return Verdict.PROTOCOL, f"The grader could not read your game's state: {detail}"
-    code = raw.get("exit_code")
-    if raw.get("finished") and not over:
+    code = report.exit_code
+    if report.finished and not over:
         return Verdict.PROTOCOL, ("The results channel was corrupted (marked finished before the game was over; "
                                   "does your code write through a stray pointer?).")
     if not over:

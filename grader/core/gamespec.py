@@ -5,6 +5,7 @@ a ``GameSpec`` and imports no game: a game is a package under
 ``grader/games/`` whose ``GAME`` is one of these, found by name through
 ``grader.games.get``.  The fields are what the pipeline asks of a game:
 
+- its rules: the reference engine behind the engine contract (``grader.core.engine``);
 - its C interface: the headers students include (the first ones declare the
   API, read by the game's cffi module) and the functions the build checks for;
 - its marking: the default ``marking.toml`` and the rulings a course may make
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from grader.core.engine import Engine
 from grader.core.results import TestResult
 
 
@@ -28,6 +30,7 @@ from grader.core.results import TestResult
 class GameSpec:
     name: str  # short name, used on the command line (--game) and in reports
     title: str  # what the report calls it
+    engine: Engine  # the reference rules, for generic algorithms (random play, tournaments)
     include_dir: Path  # the course's headers (and any file the build compiles with every submission)
     api_headers: tuple[str, ...]  # the headers that declare the API (the cffi declarations are read from them)
     course_headers: tuple[str, ...]  # every header the course gave students: a submission may include any

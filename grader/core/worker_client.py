@@ -17,6 +17,7 @@ from typing import Any
 
 from grader.core import protocol
 from grader.core.limits import Limits
+from grader.core.run_report import MalformedReport, RunReport
 from grader.core.sandbox import library_path_inside, worker_popen
 
 RESPONSE_SLACK = 5.0  # seconds beyond the child's wall limit before the worker counts as lost
@@ -96,11 +97,9 @@ class WorkerClient:
                     raise WorkerLost("the worker sent more than it announced")
                 return header, frames
 
-    def run(self, job: dict[str, Any], limits: Limits, max_frames: int) -> dict[str, Any]:
-        """Run one job of the game's (``job``: what its sandbox module reads) in a fresh child.
-
-        The raw response: how the child ended, and ``results``, the frames it sent,
-        each a JSON object (student-controlled: the game validates them)."""
+    def run(self, job: dict[str, Any], limits: Limits, max_frames: int) -> RunReport:
+        """Run one job of the game's (``job``: what its sandbox module reads) in a fresh child:
+        how it ended and the frames it sent, checked (``RunReport``)."""
         if self.proc is None or self.proc.poll() is not None:
             if self.proc is not None:
                 self.restarts += 1
@@ -111,26 +110,13 @@ class WorkerClient:
                    "limits": limits.as_dict(), "max_frames": max_frames}
         try:
             response, frames = self._exchange(request, limits.wall + RESPONSE_SLACK, with_frames=True)
-        except WorkerLost:
+            if response.get("id") != self._next_id:
+                raise WorkerLost("the worker's answer does not match the request")
+            return RunReport.from_worker(response, frames)
+        except (WorkerLost, MalformedReport) as err:
             self.restarts += 1
             self.close()
-            raise
-        if response.get("id") != self._next_id:
-            self.close()
-            raise WorkerLost("the worker's answer does not match the request")
-        decoded = []
-        for body in frames:  # what the child sent: student-controlled bytes
-            try:
-                frame = protocol.loads(body)
-            except ValueError:
-                frame = None
-            if not isinstance(frame, dict):
-                response["enforced"] = response.get("enforced") or "protocol"
-                response["protocol"] = "a result frame that is not a JSON object"
-                break
-            decoded.append(frame)
-        response["results"] = decoded
-        return response
+            raise err if isinstance(err, WorkerLost) else WorkerLost(str(err)) from err
 
     def close(self) -> None:
         proc, self.proc = self.proc, None

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.core.gamespec import GameSpec
+from grader.games.fcd18s2.engine import ENGINE
 from grader.games.fcd18s2.loader import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
 from reference.rulings import BY_ID
 
@@ -52,6 +53,7 @@ def _write_repros(result: Any, folder: Path) -> dict[str, str]:
 GAME = GameSpec(
     name="fcd18s2",
     title="Final Card-Down (2018)",
+    engine=ENGINE,
     include_dir=INCLUDE_DIR,
     api_headers=HEADERS,
     course_headers=COURSE_HEADERS,

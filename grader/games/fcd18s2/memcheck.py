@@ -31,9 +31,10 @@ from typing import Any, Sequence
 from grader.core.build import CC, trim
 from grader.core.results import TestResult, Verdict
 from grader.core.sandbox import prepare_dir, run_limited
-from grader.games.fcd18s2.repro import C_COLORS, C_SUITS, C_VALUES, prelude
+from grader.games.fcd18s2.c_emit import deck_arrays, move_declaration, prelude
+from grader.games.fcd18s2.observe import DECK_COUNT_PROBES, INT_PROBES
 from grader.games.fcd18s2.scenarios import Scenario
-from reference import Action, MoveSpec
+from reference import MoveSpec
 
 MEMORY_CAP_MB = 512  # what one replay may allocate (ASan's own accounting; the sandbox cannot cap ASan)
 SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
@@ -72,14 +73,8 @@ class Finding:
 def _move_c(spec: MoveSpec) -> str:
     """Make one move, as the worker would: a move the game's own isValidMove refuses, or whose card
     the current player does not hold, is not played (A28), and the replay ends there, cleanly."""
-    if spec.action == Action.PLAY_CARD:
-        v, c, s = spec.card_key  # type: ignore[misc]
-        declared = C_COLORS[int(spec.next_color)] if spec.next_color is not None else "RED"
-        move = f"playerMove m = {{PLAY_CARD, {declared}, inHand(game, {C_VALUES[v]}, {C_COLORS[c]}, {C_SUITS[s]})}};"
-    else:
-        move = f"playerMove m = {{{'DRAW_CARD' if spec.action == Action.DRAW_CARD else 'END_TURN'}, RED, NULL}};"
-    return (f"{{ {move} if ((m.action == PLAY_CARD && m.card == NULL) || !isValidMove(game, m)) {{ stop(game); "
-            f"return; }} playMove(game, m); }}")
+    return (f"{{ {move_declaration(spec)} if ((m.action == PLAY_CARD && m.card == NULL) || !isValidMove(game, m)) "
+            f"{{ stop(game); return; }} playMove(game, m); }}")
 
 
 STOP = r"""
@@ -97,13 +92,11 @@ def driver_source(scenarios: Sequence[Scenario]) -> str:
     """One C program: ``./memdriver N`` replays scenario N, marking every call on stderr."""
     out = ['#define RULE ""', prelude(),
            '#define AT(...) do { fprintf(stderr, "@@ " __VA_ARGS__); fputc(10, stderr); fflush(stderr); } while (0)',
-           TOUCH, STOP]
+           touch_source(), STOP]
     for i, sc in enumerate(scenarios):
         keys = sc.deck.keys
         out.append(f"static void scenario{i}(void) {{")
-        out.append(f"    value values[{len(keys)}] = {{{', '.join(C_VALUES[k[0]] for k in keys)}}};")
-        out.append(f"    color colors[{len(keys)}] = {{{', '.join(C_COLORS[k[1]] for k in keys)}}};")
-        out.append(f"    suit suits[{len(keys)}] = {{{', '.join(C_SUITS[k[2]] for k in keys)}}};")
+        out.extend(deck_arrays(keys))
         out.append('    AT("newGame");')
         out.append(f"    Game game = newGame({len(keys)}, values, colors, suits);")
         out.append("    if (game == NULL) { return; }")
@@ -130,13 +123,18 @@ def driver_source(scenarios: Sequence[Scenario]) -> str:
     return "\n".join(out) + "\n"
 
 
-# Every query, once, so that its memory errors show too (results unused: volatile keeps the calls).
+def touch_source() -> str:
+    """``touch(game)``: every query once, so that its memory errors show too (results unused:
+    volatile keeps the calls).  The int queries come from the observation table."""
+    ints = " + ".join(f"{c}(game)" for _n, c, _m in INT_PROBES)
+    counts = " + ".join(f"{c}(game)" for _n, c, _m, n in DECK_COUNT_PROBES if n == 0)
+    return TOUCH.replace("INT_QUERIES", f"{ints} + {counts}")
+
+
 TOUCH = r"""
 static void touch(Game game) {
     volatile int sink = 0;
-    sink += currentPlayer(game) + currentTurn(game) + numTurns(game) + currentTurnMoves(game);
-    sink += getPreviousTurnPlayer(game) + getTopDiscardTurnNumber(game) + getNumberOfTwoCardsAtTop(game);
-    sink += getActiveDrawTwos(game) + getCurrentColor(game) + gameWinner(game) + numCards(game);
+    sink += INT_QUERIES;
     sink += (topDiscard(game) != NULL) + (getDeckCard(game, 0) != NULL) + (getDiscardPileCard(game, 0) != NULL);
     for (int p = 0; p < NUM_PLAYERS; p++) {
         sink += playerCardCount(game, p) + playerPoints(game, p) + (getHandCard(game, p, 0) != NULL);

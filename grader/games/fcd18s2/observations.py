@@ -13,9 +13,10 @@ clauses of rules.md fix its value:
 A test's *focus* is derived from this table (``grader.games.fcd18s2.focus``): the
 observations its clauses govern and its expectations name.  Some clauses
 govern an observation only in some states (``SCOPES``: R7 fixes which moves
-are valid only while a penalty is owed).  ``depends_on
-lists the state an isValidMove answer is computed from: when that state has
-already differed, a differing answer shows nothing new.
+are valid only while a penalty is owed).  ``depends_on`` lists the
+observations a value follows from (the hand from whose turn it is, an
+isValidMove answer from the state it is computed from): when one of those has
+already differed, a difference here shows nothing new.
 """
 
 from __future__ import annotations
@@ -55,13 +56,12 @@ FAMILIES: dict[str, str] = {
     "crashes": "the program crashed, hung or exited in playMove, newGame or destroyGame",
 }
 
-_MOVE_VALIDITY_STATE = ("hand", "top_discard", "current_color", "active_draw_twos", "current_turn_moves", "winner")
-
 OBSERVATIONS: tuple[Observation, ...] = (
     Observation("winner", "int", "gameWinner()", "who has won (-1 not finished, 4 no winner)", "end",
                 "The game ends the moment a player puts down their last card (that player wins); it ends with no "
                 "winner when a player must draw and no card is left to draw.",
-                meaning=("R12", "R13"), on_moves=("A23", "A24", "A30", "A50")),
+                meaning=("R12", "R13"), on_moves=("A23", "A24", "A30", "A50"),
+                depends_on=("hands", "card_counts", "deck_pile", "discard_pile")),
     Observation("current_player", "int", "currentPlayer()", "whose turn it is", "turn_order",
                 "Only END_TURN passes the turn, to the next player (or the one after, if an A was played).",
                 at_start=("R3", "R10", "A13"), on_moves=("R4", "R8", "A33")),
@@ -77,14 +77,17 @@ OBSERVATIONS: tuple[Observation, ...] = (
     Observation("previous_turn_player", "int", "getPreviousTurnPlayer()", "who played the previous turn", "turn_order",
                 "getPreviousTurnPlayer() is the player who played the previous turn (skipped players hold no "
                 "turn); -1 during turn 0.",
-                meaning=("A14",), at_start=("A13",), on_moves=("R8", "A33")),
+                meaning=("A14",), at_start=("A13",), on_moves=("R8", "A33"),
+                depends_on=("current_player",)),
     Observation("hand_card_count", "int", "handCardCount()", "the size of the current player's hand", "hands",
                 "A hand loses the card played and gains each card drawn.",
-                at_start=("R2",), on_moves=("R5", "R6", "R7", "R11")),
+                at_start=("R2",), on_moves=("R5", "R6", "R7", "R11"),
+                depends_on=("current_player", "hands", "card_counts")),
     Observation("hand", "cards", "handCard(i)", "the cards in the current player's hand", "hands",
                 "A hand loses the card played and gains each card drawn, taken from the top of the draw pile "
                 "(after a recycle: the oldest discard).",
-                at_start=("R2",), on_moves=("R5", "R6", "R7", "R11", "A21")),
+                at_start=("R2",), on_moves=("R5", "R6", "R7", "R11", "A21"),
+                depends_on=("current_player", "hands")),
     Observation("hands", "four_hands", "getHandCard(p, i)", "the cards in player p's hand", "hands",
                 "A hand loses the card played and gains each card drawn.",
                 at_start=("R1", "R2"), on_moves=("R5", "R6", "R7", "R11", "A21")),
@@ -93,15 +96,18 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 at_start=("R2",), on_moves=("R5", "R6", "R7")),
     Observation("points", "four_ints", "playerPoints(p)", "the sum of the values in player p's hand", "hands",
                 "A player's points are the sum of the values in their hand (A=10 ... F=15).",
-                meaning=("R14",)),
+                meaning=("R14",),
+                depends_on=("hands",)),
     Observation("hand_end_null", "bool", "handCard(handCardCount())", "one past the last card must be NULL", "hands",
-                "Asking for the card one past the end of a hand gives NULL.", meaning=("A27",)),
+                "Asking for the card one past the end of a hand gives NULL.", meaning=("A27",),
+                depends_on=("current_player", "hand_card_count")),
     Observation("top_discard", "card", "topDiscard()", "the top card of the discard pile", "discard",
                 "The card played becomes the top of the discard pile.",
                 at_start=("R3", "R10"), on_moves=("R5", "R11")),
     Observation("top_discard_turn_number", "int", "getTopDiscardTurnNumber()", "the turn the top discard was played in",
                 "discard", "getTopDiscardTurnNumber() is the turn the top card was played in (-1 for the card "
-                "turned up at the start).", meaning=("A15",), at_start=("R3",), on_moves=("R5",)),
+                "turned up at the start).", meaning=("A15",), at_start=("R3",), on_moves=("R5",),
+                depends_on=("current_turn",)),
     Observation("number_of_two_cards_at_top", "int", "getNumberOfTwoCardsAtTop()",
                 "how many 2s lie on top of the discard pile",
                 "discard", "getNumberOfTwoCardsAtTop() counts the 2s lying one on another on top of the discard "
@@ -114,7 +120,8 @@ OBSERVATIONS: tuple[Observation, ...] = (
     Observation("current_color", "int", "getCurrentColor()", "the colour the next card must match", "discard",
                 "After a D, the colour to match is the colour declared with it, while that D is on top; "
                 "otherwise it is the top card's own colour.",
-                meaning=("R9", "A16"), at_start=("R3", "R10", "A18"), on_moves=("R5",)),
+                meaning=("R9", "A16"), at_start=("R3", "R10", "A18"), on_moves=("R5",),
+                depends_on=("top_discard",)),
     Observation("deck_pile", "cards", "getDeckCard(n)", "the draw pile, next card first", "piles",
                 "Cards are drawn from the top of the draw pile; when it is empty, the discard pile except its "
                 "top card is turned over so the oldest card is drawn first.",
@@ -126,23 +133,25 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "A player may draw once a turn before playing, or, facing active 2s, until 2 cards per active 2 "
                 "have been drawn.",
                 meaning=("R6", "R7", "R15", "A3", "A4", "A6", "A23", "A34"),
-                depends_on=("active_draw_twos", "current_turn_moves", "winner")),
+                depends_on=("active_draw_twos", "current_turn_moves", "winner", "current_player", "deck_pile")),
     Observation("valid_end", "bool", "isValidMove(END_TURN)", "whether the current player may end the turn now",
                 "validity",
                 "END_TURN is valid only after a play or a draw, and after the full penalty when 2s are active.",
                 meaning=("R4", "R7", "R15", "A5", "A6", "A35"),
-                depends_on=("active_draw_twos", "current_turn_moves", "winner")),
+                depends_on=("active_draw_twos", "current_turn_moves", "winner", "current_player")),
     Observation("valid_play", "answers", "isValidMove(PLAY_CARD)", "whether the current player may play this card now",
                 "validity", "A card may be played if it is in the hand, nothing was played or drawn yet this turn, "
                 "and it is a ZERO or matches the top card's value, suit or current colour; facing active 2s only "
                 "a 2 may be played.",
                 meaning=("R5", "R7", "R9", "R10", "R15", "A1", "A2", "A10", "A11", "A12", "A16", "A17", "A18", "A19",
                          "A39", "A49"),
-                depends_on=_MOVE_VALIDITY_STATE),
+                depends_on=("hand", "top_discard", "current_color", "active_draw_twos", "current_turn_moves", "winner",
+                            "current_player", "hands")),
     Observation("valid_foreign", "answers", "isValidMove(PLAY_CARD)",
                 "a card from ANOTHER player's hand must never be playable",
                 "validity", "A card from another player's hand can never be played.",
-                meaning=("R5", "A25"), depends_on=("hands",)),
+                meaning=("R5", "A25"),
+                depends_on=("hands",)),
     Observation("num_cards", "int", "numCards()", "the size of the initial deck", "deck_counts",
                 "numCards() is the size of the initial deck.", meaning=("A37",), at_start=("R1",)),
     Observation("num_of_suit", "ints_5", "numOfSuit(s)", "cards of each suit in the initial deck", "deck_counts",

@@ -10,13 +10,29 @@ result.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
+from grader.core.run_report import ERROR_TAG
 from grader.games.fcd18s2.loader import CLibrary, LoadError, warm_up
 from grader.games.fcd18s2.observe import CALL_IDS, DESTROY_GAME, FIND_CARD, NEW_GAME, PLAY_MOVE, Observer
 from reference.moves import Action, MoveSpec, PlayerMove
 
-__all__ = ["run", "warm_up", "refused", "max_frames"]
+__all__ = ["Event", "run", "warm_up", "refused", "max_frames"]
+
+
+class Event(Enum):
+    """The tag ``t`` of each frame a game sends."""
+
+    OBS = "obs"  # the observations after newGame (i = 0) or after move i - 1
+    MOVED = "moved"  # move i was made
+    REFUSED = "refused"  # the submission's own isValidMove refused move i: the game stops there (A28)
+    NO_CARD = "no_card"  # the card of move i is not in the current hand: the game stops there
+    DONE = "done"  # every move made and the game destroyed
+    ERROR = ERROR_TAG  # the game could not start: ``what`` is load, missing or null_game
+
+
+OVER = (Event.DONE, Event.REFUSED, Event.NO_CARD)  # the child got to the end of what it could play
 
 
 def max_frames(moves: int) -> int:
@@ -58,11 +74,11 @@ def run(request: dict[str, Any], results: Any) -> None:
     try:
         lib = CLibrary(request["lib"])
     except LoadError as err:
-        send({"t": "error", "what": "load", "detail": str(err)[:2000]})
+        send({"t": Event.ERROR.value, "what": "load", "detail": str(err)[:2000]})
         return
     for needed in ("newGame", "playMove", "handCard", "isValidMove", "cardValue", "cardColor", "cardSuit"):
         if not lib.has(needed):
-            send({"t": "error", "what": "missing", "detail": needed})
+            send({"t": Event.ERROR.value, "what": "missing", "detail": needed})
             return
     deck = request["deck"]
     size = len(deck)
@@ -70,28 +86,28 @@ def run(request: dict[str, Any], results: Any) -> None:
     trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
     game = lib.new_game([c[0] for c in deck], [c[1] for c in deck], [c[2] for c in deck])
     if game is None:
-        send({"t": "error", "what": "null_game", "detail": "newGame returned NULL"})
+        send({"t": Event.ERROR.value, "what": "null_game", "detail": "newGame returned NULL"})
         return
     observer = Observer(game, size, skip=frozenset(request.get("skip", ())), trace=trace)
     obs = observer.observe(tuple(depths[0]))
     obs.update(observer.deck_counts())
-    send({"t": "obs", "i": 0, "obs": obs})
+    send({"t": Event.OBS.value, "i": 0, "obs": obs})
     for i, token in enumerate(request["moves"]):
         spec = MoveSpec.parse(token)
         if refused(obs, spec):
-            send({"t": "refused", "i": i})
+            send({"t": Event.REFUSED.value, "i": i})
             return
         move = _resolve(game, spec, size + 1, trace, i)
         if move is None:
-            send({"t": "no_card", "i": i})
+            send({"t": Event.NO_CARD.value, "i": i})
             return
         trace(PLAY_MOVE, CALL_IDS["playMove"], i, 0)
         game.play_move(move)
-        send({"t": "moved", "i": i})
+        send({"t": Event.MOVED.value, "i": i})
         results.step = i + 1
         obs = observer.observe(tuple(depths[i + 1]))
-        send({"t": "obs", "i": i + 1, "obs": obs})
+        send({"t": Event.OBS.value, "i": i + 1, "obs": obs})
     if request.get("destroy", True) and hasattr(game, "destroy_game"):
         trace(DESTROY_GAME, CALL_IDS["destroyGame"], 0, 0)
         game.destroy_game()
-    send({"t": "done"})
+    send({"t": Event.DONE.value})

@@ -27,7 +27,7 @@ A scenario file holds one rule group::
 
 Expectations are worked out by hand and checked against the reference engine,
 so the suite tests the oracle too; submissions are compared with the reference
-move by move (``grader.games.fcd18s2.differential``).
+move by move (``grader.games.fcd18s2.compare``).
 """
 
 from __future__ import annotations

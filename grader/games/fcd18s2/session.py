@@ -11,25 +11,27 @@ from __future__ import annotations
 
 import functools
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from grader.core.classify import classify
 from grader.core.limits import Limits
 from grader.core.results import TestResult, Verdict
+from grader.core.run_report import RunReport
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
-from grader.games.fcd18s2.differential import compare, explain, moves_by_turn
+from grader.games.fcd18s2.compare import compare
+from grader.games.fcd18s2.explain import explain, moves_by_turn
 from grader.games.fcd18s2.focus import EVERYTHING, Focus, focus_of, owners
 from grader.games.fcd18s2.observations import BY_NAME
 from grader.games.fcd18s2.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE, describe_call, probe_name
-from grader.games.fcd18s2.play import max_frames
+from grader.games.fcd18s2.play import OVER, Event, max_frames
 from grader.games.fcd18s2.reference_trace import reference_trace
 from grader.games.fcd18s2.scenarios import Scenario, load_scenarios
 from reference import Deck, MoveSpec
 
 DESTROY = "destroy_game"  # destroyGame, left out like a probe when it crashes: the memory stage judges it
-GAME_OVER_EVENTS = ("done", "refused", "no_card")  # the child got to the end of what it could play
 GAME_ERRORS = {"null_game": (Verdict.WRONG, "newGame() returned NULL for a valid deck.")}
 
 
@@ -39,22 +41,35 @@ def default_owners() -> dict[tuple[str, bool], str]:
     return owners(load_scenarios())
 
 
+@dataclass(frozen=True)
+class GameRun:
+    """One game played on the submission: how the run ended, and what the child sent."""
+
+    report: RunReport
+    steps: list[Any]  # the observations after newGame and after each move (checked by the comparison)
+    events: list[Mapping[str, Any]]  # the other frames: moved, refused, no_card, done, error
+
+    @property
+    def over(self) -> bool:
+        """Did the child get to the end of what it could play?"""
+        return any(e["t"] in OVER_TAGS for e in self.events)
+
+
+OVER_TAGS = frozenset(e.value for e in OVER)
+
+
 def play(client: WorkerClient, deck: list[list[int]], moves: list[str], *, depths: Sequence[tuple[int, int]],
-         limits: Limits, skip: Sequence[str] = (), destroy: bool = True) -> dict[str, Any]:
-    """Play ``moves`` on a fresh game in a fresh child: how it ended, ``steps`` (an observation
-    after newGame and after each move) and ``events`` (the other frames)."""
-    raw = client.run({"deck": deck, "moves": moves, "depths": [list(d) for d in depths], "skip": list(skip),
-                      "destroy": destroy}, limits, max_frames(len(moves)))
-    frames = raw.pop("results")
-    raw["steps"] = [f.get("obs") for f in frames if f.get("t") == "obs"]
-    raw["events"] = [f for f in frames if f.get("t") != "obs"]
-    return raw
+         limits: Limits, skip: Sequence[str] = (), destroy: bool = True) -> GameRun:
+    """Play ``moves`` on a fresh game in a fresh child."""
+    report = client.run({"deck": deck, "moves": moves, "depths": [list(d) for d in depths], "skip": list(skip),
+                         "destroy": destroy}, limits, max_frames(len(moves)))
+    return GameRun(report, [f.get("obs") for f in report.tagged(Event.OBS.value)],
+                   [f for f in report.frames if f["t"] != Event.OBS.value])
 
 
-def judge_run(raw: dict[str, Any]) -> tuple[Verdict, str] | None:
-    """What a played game's raw facts mean, when it did not simply finish (``grader.core.classify``)."""
-    events = [e for e in raw.get("events", []) if isinstance(e, dict)]
-    return classify(raw, events, over=any(e.get("t") in GAME_OVER_EVENTS for e in events), errors=GAME_ERRORS)
+def judge_run(run: GameRun) -> tuple[Verdict, str] | None:
+    """What a played game's facts mean, when it did not simply finish (``grader.core.classify``)."""
+    return classify(run.report, over=run.over, errors=GAME_ERRORS)
 
 
 class FcdSession(SubmissionSession):
@@ -95,7 +110,7 @@ class FcdSession(SubmissionSession):
         left_out: list[str] = []
         while True:
             try:
-                raw = play(self.client, [list(k) for k in deck.keys], [str(m) for m in moves],
+                run = play(self.client, [list(k) for k in deck.keys], [str(m) for m in moves],
                            depths=[s.depths for s in ref], skip=sorted(skip - {DESTROY}),
                            destroy=DESTROY not in skip, limits=self.limits)
             except WorkerLost as lost:
@@ -105,8 +120,8 @@ class FcdSession(SubmissionSession):
                                 "and the other tests still ran.")
                 base.seconds = time.monotonic() - start
                 return base
-            trouble = judge_run(raw)
-            call = _call(raw) if trouble else None
+            trouble = judge_run(run)
+            call = list(run.report.call) if trouble and run.report.call is not None else None
             probe = _probe_of(call)
             if trouble and trouble[0] is Verdict.TIMED_OUT:
                 self._count_timeout()
@@ -119,12 +134,8 @@ class FcdSession(SubmissionSession):
                             f"test ({self._owner_of(probe, call[0])}), so the game was played again without it")
         base.seconds = time.monotonic() - start
         base.skipped_probes = sorted(skip)
-        base.stdout, base.stderr = str(raw.get("stdout", ""))[:65536], str(raw.get("stderr", ""))[:65536]
-        steps, events = raw.get("steps"), raw.get("events")
-        if not isinstance(steps, list) or not isinstance(events, list):
-            base.verdict, base.message = Verdict.PROTOCOL, "The sandbox sent an unreadable answer."
-            return base
-        events = [e for e in events if isinstance(e, dict)]
+        base.stdout, base.stderr = run.report.stdout[:65536], run.report.stderr[:65536]
+        steps, events = run.steps, [dict(e) for e in run.events]
         cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners)
         base.notes = left_out + cmp.notes
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
@@ -171,14 +182,6 @@ def _owns_at(focus: Focus, probe: str, call: list[int] | None, ref: Sequence[Any
         return False
     step = max(0, min(call[0], len(ref) - 1))
     return focus.covers(probe, step, ref[step].obs)
-
-
-def _call(raw: dict[str, Any]) -> list[int] | None:
-    """The call in progress the worker read back (student-writable memory: checked)."""
-    call = raw.get("call")
-    if isinstance(call, list) and len(call) == 5 and all(isinstance(v, int) and not isinstance(v, bool) for v in call):
-        return call
-    return None
 
 
 def _probe_of(call: list[int] | None) -> str | None:

@@ -1,12 +1,11 @@
-"""Compare a submission's trace with the reference's, move by move, and explain.
+"""Compare a submission's trace with the reference's, move by move.
 
 Strictness comes from the rulings table only (``reference.rulings``): an
 observation a LENIENT ruling covers in the state at hand is never held against
 the submission; the difference is recorded as a note instead.  Hands are
-compared as multisets (the rules fix no order).  The first strict difference
-is the verdict, explained for a first-year student: the rule in plain words,
-the moves up to that point, what was expected and what came back, and a
-picture of the state just before.
+compared as multisets (the rules fix no order).  Only the observations in the
+test's focus can fail it; the first such difference is the verdict (put in
+words for the student by ``grader.games.fcd18s2.explain``).
 """
 
 from __future__ import annotations
@@ -18,29 +17,15 @@ from typing import Any, Sequence
 from grader.games.fcd18s2.focus import EVERYTHING, Focus
 from grader.games.fcd18s2.observations import BY_NAME, ORDER, VALIDITY
 from grader.games.fcd18s2.observe import MISSING, SKIPPED, card_label
-from grader.games.fcd18s2.reference_trace import Step, play
+from grader.games.fcd18s2.play import Event
+from grader.games.fcd18s2.reference_trace import Step
 from grader.games.fcd18s2.schema import valid_observation
-from reference import Action, Deck, MoveSpec
+from reference import Action, MoveSpec
 from reference.cards import COLOR_LETTERS, COLOR_NAMES
-from reference.rulings import BY_ID
 
-# Observations whose value follows from others: when one of those has already differed, a
-# difference here shows nothing new (it is excused, and the test is inconclusive for it).
-DEPENDS_ON: dict[str, tuple[str, ...]] = {
-    **{o.name: o.depends_on for o in BY_NAME.values() if o.depends_on},
-    "hand": ("current_player", "hands"),
-    "hand_card_count": ("current_player", "hands", "card_counts"),
-    "hand_end_null": ("current_player", "hand_card_count"),
-    "points": ("hands",),
-    "previous_turn_player": ("current_player",),
-    "current_color": ("top_discard",),
-    "top_discard_turn_number": ("current_turn",),
-    "winner": ("hands", "card_counts", "deck_pile", "discard_pile"),
-    "valid_play": ("hand", "top_discard", "current_color", "active_draw_twos", "current_turn_moves", "winner",
-                   "current_player", "hands"),
-    "valid_draw": ("active_draw_twos", "current_turn_moves", "winner", "current_player", "deck_pile"),
-    "valid_end": ("active_draw_twos", "current_turn_moves", "winner", "current_player"),
-}
+# Observations whose value follows from others (the table's ``depends_on``): when one of those has
+# already differed, a difference here shows nothing new (it is excused; the test is inconclusive for it).
+DEPENDS_ON: dict[str, tuple[str, ...]] = {o.name: o.depends_on for o in BY_NAME.values() if o.depends_on}
 _COUNTERS = ("current_turn", "num_turns", "current_turn_moves", "top_discard_turn_number",
              "number_of_two_cards_at_top", "active_draw_twos")
 _SEATS = ("current_player", "previous_turn_player")
@@ -373,7 +358,8 @@ def compare(moves: Sequence[MoveSpec], ref: list[Step], got: list[dict[str, Any]
     is judged afterwards on what each move changed, so a bug is not counted again.
     """
     judge = _StepJudge(ref, got, focus, owners)
-    stop_events = {e.get("i"): e.get("t") for e in events or [] if e.get("t") in ("refused", "no_card")}
+    stop_events = {e.get("i"): Event(e["t"]) for e in events or []
+                   if e.get("t") in (Event.REFUSED.value, Event.NO_CARD.value)}
 
     def result(d: Divergence | None = None, **kw: Any) -> Comparison:
         return Comparison(d, notes=judge.notes, inconclusive=judge.inconclusive, **kw)
@@ -403,10 +389,10 @@ def compare(moves: Sequence[MoveSpec], ref: list[Step], got: list[dict[str, Any]
             return result(None, compared_steps=k, cut_at=k)
         if k in stop_events and k < len(moves):
             spec = moves[k]
-            if stop_events[k] == "refused" and _move_is_lenient(spec, ref[k]):
+            if stop_events[k] is Event.REFUSED and _move_is_lenient(spec, ref[k]):
                 judge.notes.append(f"your isValidMove() refused move {k + 1} ({spec}), which the rules leave "
                                    f"open; the rest of this scenario was not compared")
-            elif stop_events[k] == "refused":
+            elif stop_events[k] is Event.REFUSED:
                 name, _ = validity_label(spec)
                 judge.inconclusive.append(
                     f"your isValidMove() refused move {k + 1} ({spec}), which this test needs; "
@@ -417,55 +403,3 @@ def compare(moves: Sequence[MoveSpec], ref: list[Step], got: list[dict[str, Any]
                     f"({judge.owner('hands', k)}), so the rest of this test was not played")
             return result(None, compared_steps=k, cut_at=k)
     return result(None, compared_steps=len(got))
-
-
-# ---- messages ----------------------------------------------------------------------
-
-def moves_by_turn(deck: Deck, moves: Sequence[MoveSpec], upto: int) -> str:
-    """``turn 0, player 0: 2RH end | turn 1, player 1: draw end`` for the first ``upto`` moves."""
-    if upto == 0:
-        return "(none: straight after newGame)"
-    game = play(deck, [], 0)
-    parts: list[str] = []
-    current: list[str] = []
-    label = f"turn 0, player {game.current_player()}:"
-    for spec in moves[:upto]:
-        current.append(str(spec))
-        game.play_move(game.resolve(spec))
-        if spec.action == Action.END_TURN:
-            parts.append(f"{label} {' '.join(current)}")
-            current = []
-            label = f"turn {game.current_turn()}, player {game.current_player()}:"
-    if current:
-        parts.append(f"{label} {' '.join(current)}")
-    return "\n    ".join(parts)
-
-
-def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpec], cmp: Comparison) -> str:
-    """The failure message for a wrong result.  ``says`` empty: cite the rule of the observation."""
-    step = cmp.divergence.step if cmp.divergence else cmp.compared_steps
-    if not says:
-        o = BY_NAME[cmp.divergence.field if cmp.divergence else "identity"]
-        says, rules = o.rule, list(o.clauses)
-    lines = [f"Rule ({', '.join(rules)}): {says}"]
-    if step == 0:
-        lines.append("Straight after newGame(deck):")
-    else:
-        spec = moves[step - 1]
-        before = play(deck, moves, step - 1)
-        lines.append(f"Moves so far:\n    {moves_by_turn(deck, moves, step)}")
-        lines.append(f"After move {step} (player {before.current_player()} {spec.describe()}):")
-    if cmp.divergence:
-        lines.append("  " + cmp.divergence.describe())
-    else:
-        lines.append("  " + str(cmp.identity_problem))
-    state = play(deck, moves, max(step - 1, 0))
-    lines.append(("State before that move" if step else "The game as dealt") + " (reference):")
-    lines.extend("    " + line for line in state.describe().splitlines())
-    differs = cmp.divergence.field if cmp.divergence else None
-    for rid in rules:
-        r = BY_ID.get(rid)
-        if r is not None and differs in r.affects:  # only where the open question touches what differed
-            lines.append(f"Note: {rid} is a ruling where the rules are silent; the grader accepts: "
-                         + "; ".join(r.readings))
-    return "\n".join(lines)
