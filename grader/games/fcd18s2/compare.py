@@ -26,11 +26,8 @@ from reference.cards import COLOR_LETTERS, COLOR_NAMES
 # Observations whose value follows from others (the table's ``depends_on``): when one of those has
 # already differed, a difference here shows nothing new (it is excused; the test is inconclusive for it).
 DEPENDS_ON: dict[str, tuple[str, ...]] = {o.name: o.depends_on for o in BY_NAME.values() if o.depends_on}
-_COUNTERS = ("current_turn", "num_turns", "current_turn_moves", "top_discard_turn_number",
-             "number_of_two_cards_at_top", "active_draw_twos")
-_SEATS = ("current_player", "previous_turn_player")
-_PILES = ("deck_pile", "discard_pile")
-_FOLLOW_THE_PILES = ("hand", "hands", "points")  # what a draw adds depends on the piles
+_PILES = tuple(o.name for o in BY_NAME.values() if o.change == "pile")
+_FOLLOW_THE_PILES = tuple(o.name for o in BY_NAME.values() if o.follows_the_piles)
 
 
 @dataclass
@@ -239,19 +236,20 @@ def _change(name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any
     def diff(exp_change: Any, got_change: Any) -> Divergence | None:
         return None if exp_change == got_change else Divergence(-1, name, exp_change, got_change, change=True)
 
-    if name in _COUNTERS or (name == "hand_card_count" and not player_changed):
+    kind = BY_NAME[name].change
+    if kind in ("own_counter", "own_cards") and player_changed:
+        return None  # another player's hand: nothing to compare it with
+    if kind in ("counter", "own_counter"):
         return diff(f"{e1 - e0:+d}", f"{g1 - g0:+d}")
-    if name in _SEATS:
+    if kind == "seat":
         return diff(f"{(e1 - e0) % 4:+d} seat(s)", f"{(g1 - g0) % 4:+d} seat(s)")
-    if name in ("winner", "current_color", "top_discard"):
-        show = (lambda c: "NULL" if c is None else card_label(c)) if name == "top_discard" else _show
+    if kind == "value":
+        show = (lambda c: "NULL" if c is None else card_label(c)) if BY_NAME[name].shape == "card" else _show
         same0 = _same(name, e0, e1)
         return diff("unchanged" if same0 else f"becomes {show(e1)}",
                     "unchanged" if _same(name, g0, g1) else f"becomes {show(g1)}")
-    if name in ("hand", "hands"):
-        if name == "hand" and player_changed:
-            return None
-        pairs = [(e0, e1, g0, g1)] if name == "hand" else list(zip(e0, e1, g0, g1))
+    if kind in ("cards", "own_cards"):
+        pairs = [(e0, e1, g0, g1)] if kind == "own_cards" else list(zip(e0, e1, g0, g1))
         for p, (a0, a1, b0, b1) in enumerate(pairs):
             lost_e, gained_e = _cards_change(a0, a1)
             lost_g, gained_g = _cards_change(b0, b1)
@@ -260,11 +258,11 @@ def _change(name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any
             d = diff(f"lost {' '.join(sorted(lost_e.elements())) or 'nothing'}, gained {exp_gain or 'nothing'}",
                      f"lost {' '.join(sorted(lost_g.elements())) or 'nothing'}, gained {got_gain or 'nothing'}")
             if d:
-                d.label = "" if name == "hand" else str(p)
+                d.label = "" if kind == "own_cards" else str(p)
                 return d
         return None
-    if name in ("card_counts", "points"):
-        if name == "points" and faces_unknown:
+    if kind == "per_player":
+        if BY_NAME[name].follows_the_piles and faces_unknown:
             return None
         for p, (a0, a1, b0, b1) in enumerate(zip(e0, e1, g0, g1)):
             if _absent(b0) or _absent(b1):
@@ -272,7 +270,7 @@ def _change(name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any
             if a1 - a0 != b1 - b0:
                 return Divergence(-1, name, f"{a1 - a0:+d}", f"{b1 - b0:+d}", str(p), change=True)
         return None
-    return None  # piles, once they have differed, show nothing new
+    return None  # piles, validity, deck counts: once they have differed, nothing new (``CHANGES``)
 
 
 def _divergence(k: int, name: str, e: Any, g: Any) -> Divergence:

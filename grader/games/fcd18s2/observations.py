@@ -37,12 +37,28 @@ class Observation:
     at_start: tuple[str, ...] = ()
     on_moves: tuple[str, ...] = ()
     depends_on: tuple[str, ...] = ()
+    change: str = ""  # how a move's change is judged once the values have differed (``CHANGES``)
+    follows_the_piles: bool = False  # what a draw adds to it depends on the piles' cards
 
     @property
     def clauses(self) -> tuple[str, ...]:
         """Every clause behind this observation, for citing it."""
         return tuple(dict.fromkeys(self.meaning + self.at_start + self.on_moves))
 
+
+# How the comparison judges a move once an observation's values have differed (so a bug is not
+# counted again at every later step; ``grader.games.fcd18s2.compare``):
+CHANGES: dict[str, str] = {
+    "counter": "by how much the move changed it (+1, -2)",
+    "own_counter": "by how much it changed, while the turn stays with the same player",
+    "seat": "by how many seats it moved",
+    "value": "whether it stayed or what it became",
+    "cards": "the cards each hand lost and gained",
+    "own_cards": "the cards the hand lost and gained, while the turn stays with the same player",
+    "per_player": "by how much each player's value changed",
+    "pile": "not at all: a pile that has differed shows nothing new",
+    "": "not at all: once it has differed, the test is decided",
+}
 
 # Families: how random games group their differences (one deduction per family).
 FAMILIES: dict[str, str] = {
@@ -61,74 +77,92 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "The game ends the moment a player puts down their last card (that player wins); it ends with no "
                 "winner when a player must draw and no card is left to draw.",
                 meaning=("R12", "R13"), on_moves=("A23", "A24", "A30", "A50"),
-                depends_on=("hands", "card_counts", "deck_pile", "discard_pile")),
+                depends_on=("hands", "card_counts", "deck_pile", "discard_pile"),
+                change="value"),
     Observation("current_player", "int", "currentPlayer()", "whose turn it is", "turn_order",
                 "Only END_TURN passes the turn, to the next player (or the one after, if an A was played).",
-                at_start=("R3", "R10", "A13"), on_moves=("R4", "R8", "A33")),
+                at_start=("R3", "R10", "A13"), on_moves=("R4", "R8", "A33"),
+                change="seat"),
     Observation("current_turn", "int", "currentTurn()", "the turn number", "turn_order",
                 "The turn number starts at 0 and goes up by one at each END_TURN.",
-                at_start=("R3", "A13"), on_moves=("R4", "R8", "A33")),
+                at_start=("R3", "A13"), on_moves=("R4", "R8", "A33"),
+                change="counter"),
     Observation("num_turns", "int", "numTurns()", "the number of turns so far, this one included", "turn_order",
                 "numTurns() is always currentTurn() + 1.",
-                meaning=("A31",)),
+                meaning=("A31",),
+                change="counter"),
     Observation("current_turn_moves", "int", "currentTurnMoves()", "actions taken so far this turn", "turn_order",
                 "currentTurnMoves() counts the plays and draws made so far this turn.",
-                meaning=("A32",), on_moves=("R4",)),
+                meaning=("A32",), on_moves=("R4",),
+                change="counter"),
     Observation("previous_turn_player", "int", "getPreviousTurnPlayer()", "who played the previous turn", "turn_order",
                 "getPreviousTurnPlayer() is the player who played the previous turn (skipped players hold no "
                 "turn); -1 during turn 0.",
                 meaning=("A14",), at_start=("A13",), on_moves=("R8", "A33"),
-                depends_on=("current_player",)),
+                depends_on=("current_player",),
+                change="seat"),
     Observation("hand_card_count", "int", "handCardCount()", "the size of the current player's hand", "hands",
                 "A hand loses the card played and gains each card drawn.",
                 at_start=("R2",), on_moves=("R5", "R6", "R7", "R11"),
-                depends_on=("current_player", "hands", "card_counts")),
+                depends_on=("current_player", "hands", "card_counts"),
+                change="own_counter"),
     Observation("hand", "cards", "handCard(i)", "the cards in the current player's hand", "hands",
                 "A hand loses the card played and gains each card drawn, taken from the top of the draw pile "
                 "(after a recycle: the oldest discard).",
                 at_start=("R2",), on_moves=("R5", "R6", "R7", "R11", "A21"),
-                depends_on=("current_player", "hands")),
+                depends_on=("current_player", "hands"),
+                change="own_cards", follows_the_piles=True),
     Observation("hands", "four_hands", "getHandCard(p, i)", "the cards in player p's hand", "hands",
                 "A hand loses the card played and gains each card drawn.",
-                at_start=("R1", "R2"), on_moves=("R5", "R6", "R7", "R11", "A21")),
+                at_start=("R1", "R2"), on_moves=("R5", "R6", "R7", "R11", "A21"),
+                change="cards", follows_the_piles=True),
     Observation("card_counts", "four_ints", "playerCardCount(p)", "how many cards player p holds", "hands",
                 "A hand loses the card played and gains each card drawn.",
-                at_start=("R2",), on_moves=("R5", "R6", "R7")),
+                at_start=("R2",), on_moves=("R5", "R6", "R7"),
+                change="per_player"),
     Observation("points", "four_ints", "playerPoints(p)", "the sum of the values in player p's hand", "hands",
                 "A player's points are the sum of the values in their hand (A=10 ... F=15).",
                 meaning=("R14",),
-                depends_on=("hands",)),
+                depends_on=("hands",),
+                change="per_player", follows_the_piles=True),
     Observation("hand_end_null", "bool", "handCard(handCardCount())", "one past the last card must be NULL", "hands",
                 "Asking for the card one past the end of a hand gives NULL.", meaning=("A27",),
                 depends_on=("current_player", "hand_card_count")),
     Observation("top_discard", "card", "topDiscard()", "the top card of the discard pile", "discard",
                 "The card played becomes the top of the discard pile.",
-                at_start=("R3", "R10"), on_moves=("R5", "R11")),
+                at_start=("R3", "R10"), on_moves=("R5", "R11"),
+                change="value"),
     Observation("top_discard_turn_number", "int", "getTopDiscardTurnNumber()", "the turn the top discard was played in",
                 "discard", "getTopDiscardTurnNumber() is the turn the top card was played in (-1 for the card "
                 "turned up at the start).", meaning=("A15",), at_start=("R3",), on_moves=("R5",),
-                depends_on=("current_turn",)),
+                depends_on=("current_turn",),
+                change="counter"),
     Observation("number_of_two_cards_at_top", "int", "getNumberOfTwoCardsAtTop()",
                 "how many 2s lie on top of the discard pile",
                 "discard", "getNumberOfTwoCardsAtTop() counts the 2s lying one on another on top of the discard "
-                "pile, paid or not.", meaning=("A9",), at_start=("R10", "A12"), on_moves=("R7",)),
+                "pile, paid or not.", meaning=("A9",), at_start=("R10", "A12"), on_moves=("R7",),
+                change="counter"),
     Observation("active_draw_twos", "int", "getActiveDrawTwos()", "how many 2s on top still have to be answered",
                 "discard",
                 "Each 2 played adds one active 2; the next player must draw 2 cards per active 2 or play another "
                 "2; once they have drawn, the 2s are no longer active.",
-                at_start=("R10", "A12"), on_moves=("R7", "A6", "A7")),
+                at_start=("R10", "A12"), on_moves=("R7", "A6", "A7"),
+                change="counter"),
     Observation("current_color", "int", "getCurrentColor()", "the colour the next card must match", "discard",
                 "After a D, the colour to match is the colour declared with it, while that D is on top; "
                 "otherwise it is the top card's own colour.",
                 meaning=("R9", "A16"), at_start=("R3", "R10", "A18"), on_moves=("R5",),
-                depends_on=("top_discard",)),
+                depends_on=("top_discard",),
+                change="value"),
     Observation("deck_pile", "cards", "getDeckCard(n)", "the draw pile, next card first", "piles",
                 "Cards are drawn from the top of the draw pile; when it is empty, the discard pile except its "
                 "top card is turned over so the oldest card is drawn first.",
-                at_start=("R1", "R3"), on_moves=("R6", "R11", "A21")),
+                at_start=("R1", "R3"), on_moves=("R6", "R11", "A21"),
+                change="pile"),
     Observation("discard_pile", "cards", "getDiscardPileCard(n)", "the discard pile, top first", "piles",
                 "Played cards go on top of the discard pile; a recycle leaves only the top card.",
-                at_start=("R3",), on_moves=("R5", "R11", "A21")),
+                at_start=("R3",), on_moves=("R5", "R11", "A21"),
+                change="pile"),
     Observation("valid_draw", "bool", "isValidMove(DRAW_CARD)", "whether the current player may draw now", "validity",
                 "A player may draw once a turn before playing, or, facing active 2s, until 2 cards per active 2 "
                 "have been drawn.",

@@ -283,8 +283,8 @@ def _deck_count_probes() -> tuple[tuple[str, str, str, int], ...]:
 
 
 DECK_COUNT_PROBES = _deck_count_probes()
-_PILES = (("deck_pile", "getDeckCard", "get_deck_card"),
-          ("discard_pile", "getDiscardPileCard", "get_discard_pile_card"))
+_PILES = tuple((o.name, o.call.split("(")[0], snake(o.call.split("(")[0])) for o in OBSERVATIONS
+               if o.change == "pile")  # read n = 0, 1, ... as deep as the grader asks
 
 
 def describe_call(probe: int, call: int, a: int, b: int, moves: Any = (), step: int = 0) -> str:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.games.fcd18s2.observations import OBSERVATIONS
 from grader.games.fcd18s2.observe import card_label
 from reference.cards import COLOR_LETTERS, Deck, NotationError, parse_key
 from reference.moves import MoveSpec, parse_moves
@@ -46,13 +47,11 @@ SCENARIO_DIR = Path(__file__).resolve().parents[3] / "fixtures" / "scenarios"
 # refuses decks under 30 cards, which the rules leave undefined.
 SMALLEST_DECK = 30
 
-INT_KEYS = frozenset({
-    "current_player", "current_turn", "num_turns", "current_turn_moves", "previous_turn_player",
-    "top_discard_turn_number", "number_of_two_cards_at_top", "active_draw_twos",
-    "hand_card_count", "winner", "num_cards",
-})
-LIST_KEYS = frozenset({"card_counts", "points", "num_of_suit", "num_of_color", "num_of_value"})
-CARD_KEYS = frozenset({"top_discard"})
+# Expectation keys named after observations, by the shape the table gives them (a colour is written
+# as a letter, so current_color has a key of its own below).
+INT_KEYS = frozenset(o.name for o in OBSERVATIONS if o.shape == "int") - {"current_color"}
+LIST_KEYS = frozenset(o.name for o in OBSERVATIONS if o.shape == "four_ints" or o.shape.startswith("ints_"))
+CARD_KEYS = frozenset(o.name for o in OBSERVATIONS if o.shape == "card")
 MULTISET_KEYS = frozenset({"hand"})
 EXPECT_KEYS = INT_KEYS | LIST_KEYS | CARD_KEYS | MULTISET_KEYS | {
     "after", "current_color", "hands", "deck_top", "discard_top", "valid", "invalid",
