@@ -55,15 +55,18 @@ def test_a_crash_in_a_probe_is_charged_only_to_the_test_that_owns_it(model_copy:
     assert any("played again without it" in n and owner.id in n for n in spared.notes), spared.notes
 
 
-@pytest.mark.parametrize("case", ["probe", "playMove"])
+@pytest.mark.parametrize("case", ["probe", "playMove", "freed"])
 def test_the_repro_program_crashes_in_the_same_call(case: str, model_copy: Path, tmp_path: Path) -> None:
     """The message names the call in progress; the repro program makes the grader's calls in the same
-    order, so it crashes in that call and names it too."""
+    order, with the grader's malloc settings, so it crashes in that call and names it too."""
     if case == "probe":  # a crash in one of the grader's looks at the game (an observation call)
         folder, s, call = edit(model_copy, *ONE_PAST_THE_END), SCENARIOS["queries/hand_is_the_current_players"], \
             "handCard(7) with 7 cards in hand"
-    else:  # a crash inside a move: the hostile submission that dereferences NULL when a card is drawn
+    elif case == "playMove":  # a crash inside a move: the hostile submission that dereferences NULL on a draw
         folder, s, call = SUBMISSIONS / "hostile" / "null_deref", SCENARIOS["turns/draw_then_end"], "playMove(draw)"
+    else:  # recycling reads the top card from the array it has just freed: what it reads is the malloc's
+        folder, s, call = SUBMISSIONS / "mutants" / "use_after_free_in_recycle", \
+            SCENARIOS["recycling/recycled_pile_is_drawn_oldest_first"], "topDiscard()"
     with FcdSession.open(folder) as session:
         result = session.run_scenario(s)
     assert result.verdict is Verdict.CRASHED and f"It happened in {call}" in result.message, result.message

@@ -98,5 +98,13 @@ def test_one_more_query_is_one_table_row_and_one_engine_method(tmp_path: Path) -
     assert failed == set(out["a31"]) and len(failed) >= 2, (failed, out["a31"])
     notes = [n for k, v in wrong.items() if k not in failed for n in v[3] if "turnsLeftInBlock()" in n]
     assert notes and all(any(t in n for t in failed) for n in notes), notes[:3]
-    # The repro program checks the new query too.
+    # The repro program checks the new query too, and fails on it against the wrong submission.
     assert 'checkInt("turnsLeftInBlock()", 4,' in out["repro"]
+    work = submissions / "wrong"
+    (work / "repro.c").write_text(out["repro"])
+    for header in ("Game.h", "Card.h"):
+        shutil.copyfile(game_dir / "include" / header, work / header)
+    subprocess.run(["gcc", "-std=gnu11", "-I.", "-o", "repro", "repro.c", "Game.c", "Card.c"], cwd=work, check=True,
+                   capture_output=True)
+    run = subprocess.run(["./repro"], cwd=work, capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 1 and "FAILED after move 0: turnsLeftInBlock()" in run.stdout, run.stdout

@@ -29,6 +29,8 @@ PRELUDE = r'''
 #include <unistd.h>
 #include "Game.h"
 
+static int (*const intFunctions[INT_PROBES])(Game) = {INT_FUNCTIONS};
+
 #define CAP HAND_CAP_VALUE
 static int moveNumber = 0;
 static char inCall[160] = "newGame(...)";
@@ -102,7 +104,7 @@ static void checkCards(const char *what, const char *expected, Card *cards, int 
 
 /* What the grader saw after each move: every call it made, in the same order. */
 static struct {
-    int ints[11];
+    int ints[INT_PROBES];
     Card top;
     int handCount;
     Card hand[CAP];
@@ -166,23 +168,17 @@ static int validityOf(char labels[][8], int *results, int count, const char *lab
 }
 
 static void see(Game game, int deckDepth, int discardDepth, const int *skip) {
-    static const char *calls[11] = {"currentPlayer()", "currentTurn()", "numTurns()", "currentTurnMoves()",
-        "getPreviousTurnPlayer()", "getTopDiscardTurnNumber()", "getNumberOfTwoCardsAtTop()",
-        "getActiveDrawTwos()", "getCurrentColor()", "handCardCount()", "gameWinner()"};
-    int (*fns[11])(Game) = {currentPlayer, currentTurn, numTurns, currentTurnMoves, getPreviousTurnPlayer,
-        getTopDiscardTurnNumber, getNumberOfTwoCardsAtTop, getActiveDrawTwos, getCurrentColor, handCardCount,
-        gameWinner};
-    for (int i = 0; i < 11; i++) {
+    for (int i = 0; i < INT_PROBES; i++) {
         if (!skip[INT_PROBE(i)]) {
-            CALLING("%s", calls[i]);
-            seen.ints[i] = fns[i](game);
+            CALLING("%s", intCalls[i]);
+            seen.ints[i] = intFunctions[i](game);
         }
     }
     if (!skip[P_top_discard]) {
         CALLING("topDiscard()");
         seen.top = got(topDiscard(game));
     }
-    int count = seen.ints[9];
+    int count = seen.ints[I_hand_card_count];
     seen.handCount = 0;
     if (!skip[P_hand] && !skip[P_hand_card_count]) {
         for (int i = 0; i < limit(count); i++) {
@@ -233,7 +229,7 @@ static void see(Game game, int deckDepth, int discardDepth, const int *skip) {
     if (!skip[P_valid_foreign] && !skip[P_current_player]) {
         int found = 0;
         for (int p = 0; p < 4 && found < FOREIGN; p++) {
-            if (p == seen.ints[0]) {
+            if (p == seen.ints[I_current_player]) {
                 continue;
             }
             CALLING("playerCardCount(%d)", p);
@@ -308,9 +304,15 @@ def names(cards: list[list[int]], sort: bool) -> str:
 
 def _probe_defines(skipped: Sequence[str]) -> list[str]:
     out = [f"#define P_{name} {i}" for i, name in enumerate(ORDER)]
+    # The int queries, in the grader's order (``observe.INT_PROBES``, from the observation table).
+    out.append(f"#define INT_PROBES {len(INT_PROBES)}")
+    out.extend(f"#define I_{name} {i}" for i, (name, _c, _m) in enumerate(INT_PROBES))
     ints = ", ".join(f"P_{name}" for name, _c, _m in INT_PROBES)
-    out.append(f"static const int intProbes[{len(INT_PROBES)}] = {{{ints}}};")
+    out.append(f"static const int intProbes[INT_PROBES] = {{{ints}}};")
     out.append("#define INT_PROBE(i) intProbes[i]")
+    calls = ", ".join(f'"{c}()"' for _n, c, _m in INT_PROBES)
+    out.append(f"static const char *const intCalls[INT_PROBES] = {{{calls}}};")
+    out.append(f"#define INT_FUNCTIONS {', '.join(c for _n, c, _m in INT_PROBES)}")
     out.append(f"#define FOREIGN {FOREIGN_PROBES}")
     flags = ", ".join("1" if name in skipped else "0" for name in ORDER)
     out.append(f"static const int skipped[{len(ORDER)}] = {{{flags}}};")

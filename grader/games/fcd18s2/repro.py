@@ -19,6 +19,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Sequence
 
+from grader.core.sandbox import DETERMINISTIC_MALLOC
 from grader.games.fcd18s2.c_emit import c_string, deck_arrays, move_declaration, names, prelude
 from grader.games.fcd18s2.focus import EVERYTHING, Focus
 from grader.games.fcd18s2.observations import ORDER, VALIDITY
@@ -90,6 +91,23 @@ def _move(spec: MoveSpec) -> str:
             f"playMove(game, m); }}")
 
 
+# Same bytes as in the grader: its worker's malloc zero-fills new memory and fills freed memory with
+# 0xff (``grader.core.sandbox.DETERMINISTIC_MALLOC``); a repro program runs itself again that way, so
+# code that reads memory it never wrote, or freed, does here what it did there.
+SAME_MALLOC = r"""
+/* The grader runs your code with a malloc that fills new memory with zeros and freed memory with
+ * 0xff bytes, so that every run is the same.  This program runs itself again with those settings,
+ * so that reading memory that was never written, or was freed, does here what it did there. */
+static void sameMallocAsTheGrader(char **argv) {
+    const char *preload = getenv("LD_PRELOAD");
+    if (getenv("GLIBC_TUNABLES") == NULL && (preload == NULL || strstr(preload, "valgrind") == NULL)) {
+        setenv("GLIBC_TUNABLES", "@SETTINGS@", 1);
+        execv("/proc/self/exe", argv);  /* if that fails, go on as we are */
+    }
+}
+"""
+
+
 def c_program(title: str, says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpec],
               *, steps: list[Step] | None = None, checks: bool = True, compile_hint: str = "",
               focus: Focus = EVERYTHING, skipped: Sequence[str] = (), fails_on: str = "") -> str:
@@ -109,7 +127,10 @@ def c_program(title: str, says: str, rules: Sequence[str], deck: Deck, moves: Se
     out.append(" */")
     out.append(f"#define RULE {c_string(', '.join(rules) + ': ' + says)}")
     out.append(prelude(min(len(keys) + 1, HAND_CAP), skipped))
-    out.append("int main(void) {")
+    out.append(SAME_MALLOC.replace("@SETTINGS@", DETERMINISTIC_MALLOC))
+    out.append("int main(int argc, char **argv) {")
+    out.append("    (void)argc;")
+    out.append("    sameMallocAsTheGrader(argv);")
     out.append("    signal(SIGSEGV, crashed); signal(SIGABRT, crashed); signal(SIGFPE, crashed); "
                "signal(SIGBUS, crashed);")
     out.extend(deck_arrays(keys))
