@@ -1,9 +1,10 @@
-"""The Final Card-Down grader: build -> sandbox -> differential -> report.
+"""The grader: build -> sandbox -> compare with the reference -> report, for any game.
 
-The pipeline, one module each: ``build`` (compile a submission), ``sandbox``
-and ``worker`` (run it out of process), ``loader`` (the only cffi module, used
-inside the worker), ``observe`` (what the API lets us see), ``reference_trace``
-and ``differential`` (compare with the reference engine), ``session`` (one
-submission, many games), ``grade`` (marks), ``report`` (JUnit, Gradescope,
-HTML, CSV) and ``cli`` (``fcd-grade``).
+``grader.core`` is the pipeline and knows no game: build (gcc, sandboxed),
+sandbox and worker (run student code out of process), run_report (what a run
+did, checked where it enters the trusted side), classify (what that means),
+results (the one result model), grade (marks), report (JUnit, Gradescope, HTML,
+CSV), batch and cli (``fcd-grade``).  ``grader.games`` holds one package per
+gradable game (``grader.games.fcd18s2``: Final Card-Down, 2018), each a
+``GameSpec`` value the core is handed.  docs/architecture.md has the map.
 """
