@@ -15,7 +15,7 @@ import pytest
 from grader.core.cli import main as fcd_grade
 from grader.core.results import Verdict
 from grader.games.fcd18s2.focus import focus_of
-from grader.games.fcd18s2.memcheck import MEMORY_CAP_MB, run_memory_stage
+from grader.games.fcd18s2.memcheck import HANGS_BEFORE_GIVING_UP, MEMORY_CAP_MB, SHORT_RUN_SECONDS, run_memory_stage
 from grader.games.fcd18s2.repro import c_program
 from grader.games.fcd18s2.scenarios import load_scenarios
 from grader.games.fcd18s2.session import FcdSession
@@ -138,6 +138,17 @@ def test_hostile_code_that_never_finishes_a_replay_earns_no_memory_marks(name: s
     for t in (errors, leaks):
         assert t.earns_marks == 0.0, (t.id, t.verdict, t.message)
         assert "ran to the end" in t.message
+
+
+def test_a_hang_is_paid_once_the_memory_stage_starts_at_the_short_limit() -> None:
+    scenarios = [s for s in SCENARIOS.values() if s.group == "turns"][:5]
+    with FcdSession.open(SUBMISSIONS / "hostile" / "loop_in_is_valid_move", limits={"cpu": 1, "wall": 5.0}) as session:
+        session.timeouts = 1  # a scenario test had already waited out a time limit
+        errors, _ = run_memory_stage(session, scenarios)
+    assert f"{SHORT_RUN_SECONDS:g} s per replay (your code had already hung" in errors.notes[0]
+    stopped = [line.split(": ", 1)[1] for line in errors.message.splitlines() if line.startswith("  ")]
+    assert stopped == (["timed out"] * HANGS_BEFORE_GIVING_UP
+                       + ["not replayed (too many replays hung)"] * (5 - HANGS_BEFORE_GIVING_UP)), errors.message
 
 
 def test_memory_marks_follow_the_replays_that_ran(model_copy: Path) -> None:

@@ -1,0 +1,87 @@
+"""How long a student waits: full grades (``fcd-grade``, every stage) of three kinds of submission.
+
+    python bench/bench_grade.py [--rounds N] [--against TREE] [--only CASE ...]
+
+The cases: the model (everything passes), a failing single-bug mutant
+(``skip_ignored``: a third of the tests fail), and a submission that hangs on
+its fifth ``playMove`` (every game past that point waits out a time limit).
+Each grade is ``fcd-grade`` in a fresh process, as a student runs it, with the
+shipped profile (60 random games, memory stage on); the figure is the median
+of the rounds, with the seconds each stage took (from results.json).
+
+``--against TREE`` grades the same cases with another checkout of the grader
+(``git worktree add /tmp/before <commit>``), interleaved round by round so a
+slow spell of the machine hits both, and prints after / before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "fixtures" / "submissions"
+CASES = {  # name: (submission, the target the issue sets, seconds)
+    "model": ("model", 5.0),
+    "failing_mutant": ("mutants/skip_ignored", 10.0),
+    "hangs_on_fifth_play_move": ("hostile/hang_on_fifth_play_move", 30.0),
+}
+
+
+def grade_once(tree: Path, submission: Path) -> tuple[float, dict[str, float], float]:
+    """Wall seconds of one ``fcd-grade``, the seconds per stage, and the score."""
+    with tempfile.TemporaryDirectory() as out:
+        env = dict(os.environ, PYTHONPATH=str(tree))
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "grader.core.cli", str(submission), "--out", out, "--quiet"],
+                       cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        wall = time.perf_counter() - start
+        data = json.loads((Path(out) / "results.json").read_text())
+    stages: dict[str, float] = {}
+    for t in data["tests"]:
+        stages[t["kind"]] = stages.get(t["kind"], 0.0) + t.get("seconds", 0.0)
+    score = sum(g["marks"] for g in data["groups"])
+    return wall, stages, score
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--against", type=Path, help="another checkout of the grader, timed in the same run")
+    ap.add_argument("--only", nargs="*", choices=sorted(CASES), default=sorted(CASES))
+    args = ap.parse_args()
+    trees = {"now": ROOT} | ({"before": args.against.resolve()} if args.against else {})
+    walls: dict[tuple[str, str], list[float]] = {}
+    stages: dict[tuple[str, str], dict[str, list[float]]] = {}
+    scores: dict[tuple[str, str], float] = {}
+    for _ in range(args.rounds):
+        for case in args.only:
+            for label, tree in trees.items():
+                wall, per_stage, score = grade_once(tree, SUBMISSIONS / CASES[case][0])
+                walls.setdefault((case, label), []).append(wall)
+                for kind, s in per_stage.items():
+                    stages.setdefault((case, label), {}).setdefault(kind, []).append(s)
+                scores[(case, label)] = score
+    print(f"fcd-grade, full profile, median of {args.rounds} round(s), {os.cpu_count()} cores")
+    for case in args.only:
+        sub, target = CASES[case]
+        for label in trees:
+            w = statistics.median(walls[(case, label)])
+            per = ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in sorted(stages[(case, label)].items())
+                            if statistics.median(v) >= 0.05)
+            print(f"  {case:26s} {label:6s} {w:6.1f} s  (target {target:.0f} s)  score {scores[(case, label)]:6.2f}"
+                  f"  [{per}]")
+        if "before" in trees:
+            ratio = statistics.median(walls[(case, "before")]) / statistics.median(walls[(case, "now")])
+            print(f"  {case:26s} {'':6s} {ratio:6.2f}x faster than before")
+
+
+if __name__ == "__main__":
+    main()
