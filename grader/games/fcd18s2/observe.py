@@ -15,8 +15,10 @@ crash or a hang is pinned on that call; a probe that crashed can be left out
 (``skip``) and the game played again without it.
 
 A card is observed as ``[value, colour, suit, ident]``: what it looks like plus
-an identity (a pointer on the C side) used only within one trace, for the
-identity rules (A46).  A NULL where a card should be is ``[-1, -1, -1, 0]``.
+an identity, for the identity rules (A46): 1, 2, ... in the order the observer
+first met each card (its pointer on the C side, its object on the reference),
+so a correct submission's trace equals the reference's and is compared at once.
+A NULL where a card should be is ``[-1, -1, -1, 0]``.
 """
 
 from __future__ import annotations
@@ -87,10 +89,16 @@ class Observer:
         self.skip = skip
         self.trace = trace
         self.cap = min(deck_size + 1, HAND_CAP)
+        self._idents: dict[int, int] = {}  # pointer (or id) -> 1, 2, ... in the order first seen
 
     def _cd(self, card: Any) -> list[int]:
-        return NULL_CARD if card is None else [int(card.value), int(card.color), int(card.suit),
-                                               int(self.ident(card))]
+        if card is None:
+            return NULL_CARD
+        raw = int(self.ident(card))
+        ident = self._idents.get(raw)
+        if ident is None:
+            ident = self._idents[raw] = len(self._idents) + 1
+        return [int(card.value), int(card.color), int(card.suit), ident]
 
     def _int(self, probe: str, cname: str, method: str, *args: int) -> Any:
         fn = getattr(self.game, method, None)

@@ -25,12 +25,15 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
+import hypothesis
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning, NoSuchExample
 
+from grader.core.cache import cached, key_of
 from grader.core.results import TestResult, Verdict
 from grader.games.fcd18s2.observations import FAMILIES as RULE_FAMILIES
+from grader.games.fcd18s2.reference_trace import trace_version
 from grader.games.fcd18s2.scenarios import SMALLEST_DECK
 from reference import Deck, Game, MoveSpec, PlayerMove, Value, traditional_deck
 
@@ -130,32 +133,52 @@ def _cost(result: TestResult, game: RandomGame) -> tuple[int, int]:
     return (result.failed_after if result.failed_after is not None else len(game.moves), len(game.deck))
 
 
+def generated_games(family: Family, count: int, profile: str = "grading") -> list[RandomGame]:
+    """The ``count`` games Hypothesis generates for ``family``, in order.  Under the grading profile they
+    are the same for every submission, so they are made once per version (``grader.core.cache``)."""
+    def generate() -> list[RandomGame]:
+        found: list[RandomGame] = []
+
+        def keep(game: RandomGame) -> bool:
+            found.append(game)
+            return False  # never "found": the whole budget is generated, nothing is shrunk
+
+        config = settings(**PROFILES[profile], max_examples=count, suppress_health_check=list(HealthCheck),
+                          phases=[Phase.generate])
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", HypothesisWarning)  # reprs of 800-card decks
+                find(games(family), keep, settings=config)
+        except NoSuchExample:
+            pass
+        return found
+
+    if profile != "grading":
+        return generate()
+    key = key_of(trace_version(), hypothesis.__version__, family.name, count, profile)
+    return cached("random_games", key, generate,
+                  lambda gs: [[str(g.deck), [str(m) for m in g.moves]] for g in gs],
+                  lambda data: [RandomGame(Deck.parse(d), tuple(MoveSpec.parse(m) for m in ms)) for d, ms in data])
+
+
 def run_random_games(session: Any, total: int, profile: str = "grading") -> list[TestResult]:
-    """The random-games stage: ``total`` games shared among the deck families; one test per rule family."""
+    """The random-games stage: ``total`` games shared among the deck families; one test per rule family.
+
+    Every game of the budget is played, and nothing is shrunk: a family's failure shows its shortest game."""
     per = max(1, total // len(FAMILIES))
-    played = [0]
+    played = 0
     shortest: dict[str, tuple[RandomGame, TestResult, Family]] = {}
     failing: dict[str, int] = {}
     for family in FAMILIES:
-        def fails(game: RandomGame, family: Family = family) -> bool:
-            played[0] += 1
+        for game in generated_games(family, per, profile):
+            played += 1
             result = session.run_game(f"random/{family.name}", "", (), game.deck, game.moves, kind="random")
             if not result.passed and result.verdict is not Verdict.INCONCLUSIVE:
                 rf = result.rule_family or "crashes"
                 failing[rf] = failing.get(rf, 0) + 1
                 if rf not in shortest or _cost(result, game) < _cost(shortest[rf][1], shortest[rf][0]):
                     shortest[rf] = (game, result, family)
-            return False  # never "found": every game of the budget is played, nothing is shrunk
-
-        config = settings(**PROFILES[profile], max_examples=per, suppress_health_check=list(HealthCheck),
-                          phases=[Phase.generate])
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", HypothesisWarning)  # reprs of 800-card decks
-                find(games(family), fails, settings=config)
-        except NoSuchExample:
-            pass
-    return [_family_result(session, rf, played[0], failing.get(rf, 0), shortest.get(rf)) for rf in RULE_FAMILIES]
+    return [_family_result(session, rf, played, failing.get(rf, 0), shortest.get(rf)) for rf in RULE_FAMILIES]
 
 
 def _family_result(session: Any, rule_family: str, played: int, failed: int,

@@ -5,9 +5,13 @@ Lives only in the trusted grader process: the worker never sees any of this.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import reference
+from grader.core.cache import cached, key_of, source_version
 from grader.games.fcd18s2.observe import Observer, pile_depths
 from reference import Deck, Game, IllegalMoveError, MoveSpec, leniency
 from reference.rulings import Leniency
@@ -60,3 +64,29 @@ def reference_trace(
         depths = pile_depths(game, full_piles or i == len(moves) - 1)
         steps.append(Step(observer.observe(depths), leniency(game, strict), depths))
     return steps
+
+
+@functools.cache
+def trace_version() -> str:
+    """The version of everything a reference trace follows from: the rules and this game's grader code."""
+    here = Path(__file__).resolve().parent
+    return source_version([*Path(reference.__file__).resolve().parent.glob("*.py"), *here.glob("*.py")])
+
+
+def cached_reference_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec],
+                           strict: frozenset[str] = frozenset()) -> list[Step]:
+    """``reference_trace``, computed once per version for every submission (``grader.core.cache``)."""
+    key = key_of(trace_version(), str(deck), [str(m) for m in moves], sorted(strict))
+    return cached("traces", key, lambda: reference_trace(deck, moves, strict), encode_trace, decode_trace)
+
+
+def encode_trace(steps: list[Step]) -> list[Any]:
+    return [[s.obs, s.lenient.fields, [[list(k), list(v)] for k, v in s.lenient.play_cards.items()],
+             None if s.lenient.winner_accepts is None else sorted(s.lenient.winner_accepts), list(s.depths)]
+            for s in steps]
+
+
+def decode_trace(data: list[Any]) -> list[Step]:
+    return [Step(obs, Leniency({k: tuple(v) for k, v in fields.items()}, {tuple(k): tuple(v) for k, v in play},
+                               None if winner is None else frozenset(winner)), (depths[0], depths[1]))
+            for obs, fields, play, winner, depths in data]

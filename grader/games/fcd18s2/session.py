@@ -27,7 +27,7 @@ from grader.games.fcd18s2.focus import EVERYTHING, Focus, focus_of, owners
 from grader.games.fcd18s2.observations import BY_NAME
 from grader.games.fcd18s2.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE, describe_call, probe_name
 from grader.games.fcd18s2.play import OVER, Event, max_frames
-from grader.games.fcd18s2.reference_trace import reference_trace
+from grader.games.fcd18s2.reference_trace import cached_reference_trace
 from grader.games.fcd18s2.scenarios import Scenario, load_scenarios
 from reference import Deck, MoveSpec
 
@@ -105,7 +105,7 @@ class FcdSession(SubmissionSession):
             base.message = "Not run: the submission did not compile."
             return base
         start = time.monotonic()
-        ref = reference_trace(deck, moves, self.strict)
+        ref = cached_reference_trace(deck, moves, self.strict)
         skip = {p for p in self.bad_probes if not _owns(focus, p)}
         left_out: list[str] = []
         while True:
