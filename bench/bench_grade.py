@@ -9,9 +9,11 @@ Each grade is ``fcd-grade`` in a fresh process, as a student runs it, with the
 shipped profile (60 random games, memory stage on); the figure is the median
 of the rounds, with the seconds each stage took (from results.json).
 
-``--against TREE`` grades the same cases with another checkout of the grader
-(``git worktree add /tmp/before <commit>``), interleaved round by round so a
-slow spell of the machine hits both, and prints after / before.
+``--against TREE`` (repeatable) grades the same cases with another checkout of
+the grader (``git worktree add /tmp/before <commit>``), interleaved round by
+round so a slow spell of the machine hits all, and prints how many times as
+fast the current tree is.  Each tree uses its own reference cache as it would
+(warm after the first round: ``--rounds 1`` times a cold cache).
 """
 
 from __future__ import annotations
@@ -54,10 +56,11 @@ def grade_once(tree: Path, submission: Path) -> tuple[float, dict[str, float], f
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--against", type=Path, help="another checkout of the grader, timed in the same run")
+    ap.add_argument("--against", type=Path, action="append", default=[],
+                    help="another checkout of the grader, timed in the same run (may be given again)")
     ap.add_argument("--only", nargs="*", choices=sorted(CASES), default=sorted(CASES))
     args = ap.parse_args()
-    trees = {"now": ROOT} | ({"before": args.against.resolve()} if args.against else {})
+    trees = {"now": ROOT} | {tree.name: tree.resolve() for tree in args.against}
     walls: dict[tuple[str, str], list[float]] = {}
     stages: dict[tuple[str, str], dict[str, list[float]]] = {}
     scores: dict[tuple[str, str], float] = {}
@@ -76,11 +79,9 @@ def main() -> None:
             w = statistics.median(walls[(case, label)])
             per = ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in sorted(stages[(case, label)].items())
                             if statistics.median(v) >= 0.05)
-            print(f"  {case:26s} {label:6s} {w:6.1f} s  (target {target:.0f} s)  score {scores[(case, label)]:6.2f}"
-                  f"  [{per}]")
-        if "before" in trees:
-            ratio = statistics.median(walls[(case, "before")]) / statistics.median(walls[(case, "now")])
-            print(f"  {case:26s} {'':6s} {ratio:6.2f}x faster than before")
+            ratio = statistics.median(walls[(case, label)]) / statistics.median(walls[(case, "now")])
+            print(f"  {case:26s} {label:10s} {w:6.1f} s  (target {target:.0f} s)  score {scores[(case, label)]:6.2f}"
+                  + (f"  now is {ratio:.2f}x as fast" if label != "now" else "") + (f"  [{per}]" if per else ""))
 
 
 if __name__ == "__main__":

@@ -21,18 +21,9 @@ from typing import Callable
 from .cards import CardKey, Value
 from .game import NO_WINNER, NOT_FINISHED, Game
 
-# Observation names (one per thing the API lets a tester see).
-PLAYER_AND_TURN = ("current_player", "current_turn", "num_turns", "current_turn_moves",
-                   "previous_turn_player")
-DISCARD_FACTS = ("top_discard", "top_discard_turn_number", "number_of_two_cards_at_top",
-                 "active_draw_twos", "current_color")
-HAND_FACTS = ("hand_card_count", "hand", "hand_end_null", "hands", "card_counts", "points")
-PILES = ("deck_pile", "discard_pile")
-VALIDITY = ("valid_play", "valid_draw", "valid_end", "valid_foreign")
-WINNER = ("winner",)
-DECK_COUNTS = ("num_cards", "num_of_suit", "num_of_color", "num_of_value")
-ALL_OBSERVATIONS = PLAYER_AND_TURN + DISCARD_FACTS + HAND_FACTS + PILES + VALIDITY + WINNER + DECK_COUNTS
-AFTER_THE_END = tuple(o for o in ALL_OBSERVATIONS if o not in WINNER + DECK_COUNTS)
+# A ruling names the observations it makes lenient (the grader's observation table lists them all);
+# EVERY_OBSERVATION stands for all of them but the ruling's ``unaffected``.
+EVERY_OBSERVATION = "*"
 
 
 def _always(_g: Game) -> bool:
@@ -46,12 +37,17 @@ class Ruling:
     id: str
     question: str
     readings: tuple[str, ...]  # the reference's reading first
-    affects: tuple[str, ...]  # observation names it makes lenient
+    affects: tuple[str, ...]  # observation names it makes lenient (or EVERY_OBSERVATION)
     when: Callable[[Game], bool] = _always
     cards: Callable[[Game, CardKey], bool] | None = None  # narrows valid_play to these candidates
     accepts: Callable[[Game], frozenset[int]] | None = None  # for 'winner': the values accepted
     lenient: bool = True
     note: str = field(default="")
+    unaffected: tuple[str, ...] = ()  # with EVERY_OBSERVATION: the ones it leaves strict
+
+    def touches(self, name: str) -> bool:
+        """Does this ruling leave observation ``name`` open?"""
+        return name in self.affects or (EVERY_OBSERVATION in self.affects and name not in self.unaffected)
 
 
 def _drawn_not_played(g: Game) -> bool:
@@ -220,7 +216,8 @@ RULINGS: tuple[Ruling, ...] = (
            ("identity: not in this hand", "fields: in this hand"), (),
            note="never observed: the grader probes only cards with no twin in the current hand"),
     Ruling("A29", "Queries and isValidMove after the game has ended (18s2)",
-           ("every move invalid, counters frozen", "anything"), AFTER_THE_END, _game_over),
+           ("every move invalid, counters frozen", "anything"), (EVERY_OBSERVATION,), _game_over,
+           unaffected=("winner", "num_cards", "num_of_suit", "num_of_color", "num_of_value")),
     Ruling("A48", "The run of 2s on top after a recycle",
            ("describes the pile after recycling", "a running count that still includes the recycled 2s"),
            ("number_of_two_cards_at_top",), _run_of_twos_spans_a_recycle),
@@ -246,16 +243,19 @@ class Leniency:
     fields: dict[str, tuple[str, ...]]  # observation -> ruling ids that make it lenient
     play_cards: dict[CardKey, tuple[str, ...]]  # valid_play candidates lenient card by card
     winner_accepts: frozenset[int] | None  # extra winner values accepted (A50)
+    all_but: tuple[str, ...] = ()  # with fields[EVERY_OBSERVATION]: the observations left strict
 
     def field_is_lenient(self, name: str) -> bool:
-        return name in self.fields
+        return name in self.fields or (EVERY_OBSERVATION in self.fields and name not in self.all_but)
 
     def play_is_lenient(self, key: CardKey) -> bool:
-        return "valid_play" in self.fields or key in self.play_cards
+        return self.field_is_lenient("valid_play") or key in self.play_cards
 
     def why(self, name: str, key: CardKey | None = None) -> tuple[str, ...]:
         if name in self.fields:
             return self.fields[name]
+        if self.field_is_lenient(name):
+            return self.fields[EVERY_OBSERVATION]
         if key is not None and key in self.play_cards:
             return self.play_cards[key]
         return ()
@@ -267,6 +267,7 @@ def leniency(game: Game, strict: frozenset[str] = frozenset()) -> Leniency:
     play_cards: dict[CardKey, tuple[str, ...]] = {}
     winner_accepts: frozenset[int] | None = None
     hand_keys: list[CardKey] | None = None
+    all_but: tuple[str, ...] = ()
     for r in RULINGS:
         if r.id in strict or not r.affects or not r.when(game):
             continue
@@ -281,4 +282,5 @@ def leniency(game: Game, strict: frozenset[str] = frozenset()) -> Leniency:
                 winner_accepts = r.accepts(game)
             else:
                 fields[name] = fields.get(name, ()) + (r.id,)
-    return Leniency(fields, play_cards, winner_accepts)
+                all_but = r.unaffected if name == EVERY_OBSERVATION else all_but
+    return Leniency(fields, play_cards, winner_accepts, all_but)

@@ -106,3 +106,15 @@ def test_the_sandbox_gets_the_core_and_its_one_game_only() -> None:
     assert not (root / "grader" / "core" / "report").exists()
     assert not (root / "grader" / "core" / "templates").exists()
     assert not list(root.rglob("*.toml"))
+
+
+def test_the_rulings_name_only_observations_of_the_table() -> None:
+    """The observation names are listed once, in the table; a ruling only refers to them."""
+    from grader.games.fcd18s2.observations import ORDER  # noqa: PLC0415
+    from reference.rulings import EVERY_OBSERVATION, RULINGS  # noqa: PLC0415
+
+    named = {n for r in RULINGS for n in (*r.affects, *r.unaffected)} - {EVERY_OBSERVATION}
+    assert named <= set(ORDER), sorted(named - set(ORDER))
+    after_the_end = next(r for r in RULINGS if r.id == "A29")
+    assert after_the_end.touches("hand") and after_the_end.touches("valid_play")
+    assert not after_the_end.touches("winner") and not after_the_end.touches("num_of_suit")

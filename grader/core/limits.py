@@ -20,6 +20,7 @@ class Limits:
     memory_mb: int  # address space per game, on top of the worker's own
     output_kb: int  # what a game may print before it is stopped
     nproc: int  # processes the sandbox user may have at once (a fork bomb stops here)
+    stall: float = 0.0  # real seconds a game may go without sending a frame (0: no such limit)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Limits:
@@ -27,7 +28,7 @@ class Limits:
         if set(data) != names:
             raise ValueError(f"limits must name exactly {sorted(names)}, not {sorted(data)}")
         return cls(cpu=int(data["cpu"]), wall=float(data["wall"]), memory_mb=int(data["memory_mb"]),
-                   output_kb=int(data["output_kb"]), nproc=int(data["nproc"]))
+                   output_kb=int(data["output_kb"]), nproc=int(data["nproc"]), stall=float(data["stall"]))
 
     def with_(self, **changes: Any) -> Limits:
         """These limits with some changed (a partial dict, as tests and tools pass them)."""

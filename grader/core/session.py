@@ -18,10 +18,13 @@ from grader.core.gamespec import GameSpec
 from grader.core.limits import Limits
 from grader.core.worker_client import WorkerClient
 
-# After this many games time out, the rest run under SHORT_LIMITS: a correct game takes
-# milliseconds, and a submission that loops must not cost hours of a class's marking.
-TIMEOUTS_BEFORE_SHORT_LIMITS = 3
-SHORT_LIMITS = {"cpu": 1, "wall": 0.5}
+# A hang is paid in full once: after the first game that times out, every later game runs under
+# short limits -- one CPU second, and a stall limit: a game that sends no new frame (the look after
+# a move) for 0.1 s is cut.  A correct move and its look take well under 10 ms even on a busy
+# machine, so a submission that hangs in every game costs seconds, not minutes, while a slow but
+# correct game of any length still runs to its end under the full wall limit.
+TIMEOUTS_BEFORE_SHORT_LIMITS = 1
+SHORT_LIMITS = {"cpu": 1, "stall": 0.1}
 
 
 class SubmissionSession:
@@ -50,15 +53,15 @@ class SubmissionSession:
     def _count_timeout(self) -> None:
         self.timeouts += 1
         if self.timeouts == TIMEOUTS_BEFORE_SHORT_LIMITS:
-            self.limits = self.limits.capped(SHORT_LIMITS)
+            self.limits = self.limits.with_(cpu=min(self.limits.cpu, SHORT_LIMITS["cpu"]), stall=SHORT_LIMITS["stall"])
 
     @property
     def limits_note(self) -> str:
         if self.timeouts < TIMEOUTS_BEFORE_SHORT_LIMITS:
             return ""
-        return (f"After {TIMEOUTS_BEFORE_SHORT_LIMITS} games timed out, the remaining games ran with "
-                f"{self.limits.cpu} s of CPU and {self.limits.wall} s of real time each "
-                f"(a correct game needs a few milliseconds).")
+        return (f"After a game timed out, the remaining games ran with {self.limits.cpu} s of CPU each and were "
+                f"cut when {self.limits.stall:g} s passed without a move (a correct move takes milliseconds): "
+                f"a hang is paid in full once.")
 
     def close(self) -> None:
         if self.client is not None:

@@ -110,6 +110,9 @@ class Results:
     def finish(self) -> None:  # in the child, when nothing more will be sent or printed
         self.HEAD.pack_into(self.area, 0, self.end - self.FRAMES_AT, 1)
 
+    def committed(self) -> int:  # in the server: how far the frames have got (progress, for the stall limit)
+        return self.HEAD.unpack_from(self.area, 0)[0]
+
     def finished(self) -> bool:
         return self.HEAD.unpack_from(self.area, 0)[1] == 1
 
@@ -392,6 +395,8 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
     enforced = None
     output_cap = int(limits["output_kb"]) * 1024
     deadline = start + float(limits["wall"])
+    stall = float(limits.get("stall") or 0.0)  # no new frame for this long: it hangs (after a first hang)
+    progress, progress_at = results.committed(), start
     status = None
     rusage = None
     finished = False
@@ -402,6 +407,12 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
         poller.register(fd, select.POLLIN | select.POLLHUP)
     while True:
         now = time.monotonic()
+        if stall and status is None and enforced is None:
+            committed = results.committed()
+            if committed != progress:
+                progress, progress_at = committed, now
+            elif now - progress_at >= stall:
+                deadline = now  # a hang: cut now rather than at the game's whole wall limit
         if status is None and now >= deadline and enforced is None:
             enforced = "wall"
             _kill_tree(pid)
@@ -413,6 +424,8 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
         if status is None and enforced is not None and now >= deadline + 2.0:
             break  # unkillable? should not happen; never hang
         timeout = DRAIN_GRACE if status is not None else max(0.0, deadline - now)
+        if stall and status is None:
+            timeout = min(timeout, stall / 4)
         for fd, _ev in poller.poll(timeout * 1000):
             if fd == pidfd:
                 _, status, rusage = os.wait4(pid, 0)

@@ -60,7 +60,7 @@ def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpe
     differs = cmp.divergence.field if cmp.divergence else None
     for rid in rules:
         r = BY_ID.get(rid)
-        if r is not None and differs in r.affects:  # only where the open question touches what differed
+        if r is not None and r.touches(differs):  # only where the open question touches what differed
             lines.append(f"Note: {rid} is a ruling where the rules are silent; the grader accepts: "
                          + "; ".join(r.readings))
     return "\n".join(lines)

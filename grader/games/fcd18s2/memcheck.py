@@ -49,7 +49,7 @@ ASAN_ENV = {
     "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=23:symbolize=0",
     "LSAN_OPTIONS": "exitcode=23",
 }
-SHORT_RUN_SECONDS = 2
+SHORT_RUN_SECONDS = 1
 HANGS_BEFORE_GIVING_UP = 3  # a submission that hangs this often: the other replays are not run
 REPLAY_JOBS = 2  # replays at once (the fork runner)
 CRASH = re.compile(r"ERROR: AddressSanitizer: (SEGV|stack-overflow|BUS|FPE|ILL|ABRT|deadly signal)|"

@@ -82,11 +82,12 @@ def cached_reference_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSp
 
 def encode_trace(steps: list[Step]) -> list[Any]:
     return [[s.obs, s.lenient.fields, [[list(k), list(v)] for k, v in s.lenient.play_cards.items()],
-             None if s.lenient.winner_accepts is None else sorted(s.lenient.winner_accepts), list(s.depths)]
+             None if s.lenient.winner_accepts is None else sorted(s.lenient.winner_accepts), list(s.depths),
+             list(s.lenient.all_but)]
             for s in steps]
 
 
 def decode_trace(data: list[Any]) -> list[Step]:
     return [Step(obs, Leniency({k: tuple(v) for k, v in fields.items()}, {tuple(k): tuple(v) for k, v in play},
-                               None if winner is None else frozenset(winner)), (depths[0], depths[1]))
-            for obs, fields, play, winner, depths in data]
+                               None if winner is None else frozenset(winner), tuple(all_but)), (depths[0], depths[1]))
+            for obs, fields, play, winner, depths, all_but in data]
