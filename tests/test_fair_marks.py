@@ -212,3 +212,24 @@ def test_memory_read_before_it_is_written_is_the_same_in_every_run(model_copy: P
     with FcdSession.open(model_copy, limits=FAST) as session:
         results = [session.run_scenario(scenario) for _ in range(3)]
     assert all(r.verdict is Verdict.PASSED for r in results), [r.message for r in results]
+
+
+def test_after_a_first_hang_a_game_is_cut_when_it_stalls_not_at_its_full_limit() -> None:
+    long_games = [s for s in SCENARIOS.values() if len(s.moves) >= 8][:3]
+    limits = {"cpu": 10, "wall": 20.0}
+    with FcdSession.open(SUBMISSIONS / "hostile" / "hang_on_fifth_play_move", limits=limits) as session:
+        first = session.run_scenario(long_games[0])
+        assert first.verdict is Verdict.TIMED_OUT and session.timeouts == 1
+        assert session.limits.stall > 0 and session.limits.cpu == 1 and session.limits.wall == 20.0
+        later = [session.run_scenario(s) for s in long_games[1:]]
+        note = session.limits_note
+    assert all(t.verdict is Verdict.TIMED_OUT for t in later)
+    assert all(t.seconds < 5 for t in later), [t.seconds for t in later]  # a stall cut, not 20 s or 1 CPU second
+    assert "a hang is paid in full once" in note
+
+
+def test_a_game_that_keeps_moving_is_not_cut_by_the_stall_limit() -> None:
+    game = max(SCENARIOS.values(), key=lambda s: len(s.moves))
+    with FcdSession.open(SUBMISSIONS / "model", limits={"cpu": 10, "wall": 20.0}) as session:
+        session.limits = session.limits.with_(stall=0.1)
+        assert session.run_scenario(game).verdict is Verdict.PASSED
