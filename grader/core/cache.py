@@ -9,7 +9,9 @@ on, the version included, so a stale entry is never read, only left behind.
 Where: ``$FCD_CACHE_DIR``, else ``$XDG_CACHE_HOME/fcd-grader``, else
 ``~/.cache/fcd-grader``; ``FCD_CACHE_DIR=off`` turns the disk off (the
 in-process memory still serves a batch worker's later submissions).  Only the
-trusted grader reads and writes it; student code never runs with it visible.
+trusted grader reads and writes it; the sandbox does not mount it (in the
+documented degraded mode without bubblewrap it is as readable as the grader's
+own files, the reference included).
 """
 
 from __future__ import annotations
