@@ -42,7 +42,8 @@ def grade_once(tree: Path, submission: Path) -> tuple[float, dict[str, float], f
     with tempfile.TemporaryDirectory() as out:
         env = dict(os.environ, PYTHONPATH=str(tree))
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "grader.core.cli", str(submission), "--out", out, "--quiet"],
+        cli = "grader.core.cli" if (tree / "grader" / "core" / "cli.py").exists() else "grader.cli"  # older trees
+        subprocess.run([sys.executable, "-m", cli, str(submission), "--out", out, "--quiet"],
                        cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         wall = time.perf_counter() - start
         data = json.loads((Path(out) / "results.json").read_text())

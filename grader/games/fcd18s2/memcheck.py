@@ -220,7 +220,7 @@ static int runAll(double first, double shortLimit, int hangsMax, int jobs, long 
             if (done == pid[slot]) {
                 printf("@@result %d %d %d %d %d %.4f\n", index[slot], WIFEXITED(status) ? WEXITSTATUS(status) : -1,
                        WIFSIGNALED(status) ? WTERMSIG(status) : 0, killed[slot], capped[slot], elapsed);
-                hung[index[slot]] = killed[slot];
+                hung[index[slot]] = killed[slot] && !capped[slot];  /* the memory cap is not a hang */
                 pid[slot] = 0;
                 running--;
                 continue;
