@@ -46,11 +46,12 @@ def grade_once(tree: Path, submission: Path) -> tuple[float, dict[str, float], f
         subprocess.run([sys.executable, "-m", cli, str(submission), "--out", out, "--quiet"],
                        cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         wall = time.perf_counter() - start
-        data = json.loads((Path(out) / "results.json").read_text())
+        score = json.loads((Path(out) / "results.json").read_text())["score"]  # Gradescope's, in every version
+        ours = Path(out) / "result.json"  # the grader's own result, with each test's kind and seconds
+        tests = json.loads(ours.read_text())["tests"] if ours.exists() else []
     stages: dict[str, float] = {}
-    for t in data["tests"]:
+    for t in tests:
         stages[t["kind"]] = stages.get(t["kind"], 0.0) + t.get("seconds", 0.0)
-    score = sum(g["marks"] for g in data["groups"])
     return wall, stages, score
 
 

@@ -9,13 +9,23 @@ what shows only in scenarios that failed already is charged to them.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+import time
+from typing import Any, Callable, Iterator, Sequence
 
 from grader.core.config import MarkingConfig
 from grader.core.grade import guarded_many
 from grader.core.results import TestResult, Verdict
 
 NOT_REPLAYED = (Verdict.TIMED_OUT, Verdict.WORKER_LOST, Verdict.OUTPUT)
+
+
+def _timed(run: Callable[[], list[TestResult]]) -> list[TestResult]:
+    """A stage's tests, its time shared among them (reports and benchmarks add up the seconds)."""
+    start = time.monotonic()
+    tests = run()
+    for t in tests:
+        t.seconds = (time.monotonic() - start) / len(tests)
+    return tests
 
 
 def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any, TestResult]], *,
@@ -29,7 +39,8 @@ def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any
     if n_random:
         from grader.games.fcd18s2.random_games import run_random_games  # noqa: PLC0415 - optional stage
 
-        for t in guarded_many("random/games", "random", "random", lambda: run_random_games(session, n_random)):
+        for t in _timed(lambda: guarded_many("random/games", "random", "random",
+                                               lambda: run_random_games(session, n_random))):
             if not t.passed and t.verdict is not Verdict.ERROR and t.rule_family in charged:
                 t.charged_to = charged[t.rule_family]
                 t.notes.append(f"Not counted again: {t.charged_to} already failed on this rule family.")
@@ -40,5 +51,5 @@ def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any
         replayable = [s for s, t in played if t.verdict not in NOT_REPLAYED]
         not_replayed = [s.id for s, t in played if t.verdict in NOT_REPLAYED]
         failed = [s.id for s, t in played if t.verdict.family == "fail"]
-        yield from guarded_many("memory/replays", "memory", "memory",
-                                lambda: run_memory_stage(session, replayable, not_replayed, failed))
+        yield from _timed(lambda: guarded_many("memory/replays", "memory", "memory",
+                                               lambda: run_memory_stage(session, replayable, not_replayed, failed)))
