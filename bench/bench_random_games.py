@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
-from grader.games.fcd18s2.random_games import FAMILIES, games  # noqa: E402
+from grader.games.fcd18s2.random_games import FAMILIES  # noqa: E402
+from grader.games.fcd18s2.random_generation import games  # noqa: E402
 from grader.games.fcd18s2.session import FcdSession  # noqa: E402
 
 MID = next(f for f in FAMILIES if f.name == "mid_decks")

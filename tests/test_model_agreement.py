@@ -14,7 +14,7 @@ import pytest
 from grader.games.fcd18s2.compare import compare
 from grader.games.fcd18s2.loader import CLibrary
 from grader.games.fcd18s2.observe import Observer
-from grader.games.fcd18s2.random_games import _spec
+from grader.games.fcd18s2.random_generation import _spec
 from grader.games.fcd18s2.reference_trace import reference_trace
 from grader.games.fcd18s2.scenarios import SMALLEST_DECK
 from grader.games.fcd18s2.session import play

@@ -21,24 +21,16 @@ number of games, so a submission gets the same verdict on every run;
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
+from importlib.metadata import version
 from typing import Any
-
-import hypothesis
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis import strategies as st
-from hypothesis.errors import HypothesisWarning, NoSuchExample
 
 from grader.core.cache import cached, key_of
 from grader.core.results import TestResult, Verdict
 from grader.games.fcd18s2.observations import FAMILIES as RULE_FAMILIES
 from grader.games.fcd18s2.reference_trace import trace_version
 from grader.games.fcd18s2.scenarios import SMALLEST_DECK
-from reference import Deck, Game, MoveSpec, PlayerMove, Value, traditional_deck
-
-# Card pools that make the interesting rules come up often.
-SPECIAL_VALUES = (Value.DRAW_TWO, Value.A, Value.D, Value.ZERO)
+from reference import Deck, MoveSpec
 
 
 @dataclass(frozen=True)
@@ -57,12 +49,6 @@ FAMILIES = (
     Family("full_deck", "Random games on the traditional 800-card deck, shuffled.", 800, 800, 150),
 )
 
-PROFILES = {
-    "grading": dict(derandomize=True, database=None, deadline=None, print_blob=False),
-    "explore": dict(derandomize=False, database=None, deadline=None),
-}
-
-
 @dataclass(frozen=True)
 class RandomGame:
     deck: Deck
@@ -70,47 +56,6 @@ class RandomGame:
 
     def __repr__(self) -> str:
         return f"RandomGame({len(self.deck)} cards, {len(self.moves)} moves)"
-
-
-def _small_card() -> st.SearchStrategy[tuple[int, int, int]]:
-    value = st.one_of(st.sampled_from([int(v) for v in SPECIAL_VALUES]), st.integers(0, 15))
-    return st.tuples(value, st.integers(0, 4), st.integers(0, 4))
-
-
-def decks(family: Family) -> st.SearchStrategy[Deck]:
-    if family.min_cards == 800:
-        keys = traditional_deck().keys
-        return st.permutations(keys).map(Deck.from_keys)
-    any_card = st.tuples(st.integers(0, 15), st.integers(0, 4), st.integers(0, 4))
-    card = _small_card() if family.max_cards <= 40 else any_card
-    return st.lists(card, min_size=family.min_cards, max_size=family.max_cards).map(Deck.from_keys)
-
-
-def _spec(move: PlayerMove) -> MoveSpec:
-    if move.card is None:
-        return MoveSpec(move.action)
-    return MoveSpec(move.action, move.card.key, move.next_color)
-
-
-@st.composite
-def games(draw: Any, family: Family) -> RandomGame:
-    """A deck and a sequence of moves the reference says are legal."""
-    deck = draw(decks(family))
-    game = Game(deck)
-    length = draw(st.integers(1, family.max_moves))
-    moves: list[MoveSpec] = []
-    for _ in range(length):
-        legal = game.legal_moves()
-        if not legal:
-            break
-        special = [m for m in legal if m.card is not None and m.card.value in (Value.DRAW_TWO, Value.A, Value.D)]
-        if special and draw(st.integers(0, 2)) > 0:
-            move = special[draw(st.integers(0, len(special) - 1))]
-        else:
-            move = legal[draw(st.integers(0, len(legal) - 1))]
-        game.play_move(move)
-        moves.append(_spec(move))
-    return RandomGame(deck, tuple(moves))
 
 
 def as_scenario(test_id: str, game: RandomGame, result: TestResult) -> str:
@@ -137,25 +82,13 @@ def generated_games(family: Family, count: int, profile: str = "grading") -> lis
     """The ``count`` games Hypothesis generates for ``family``, in order.  Under the grading profile they
     are the same for every submission, so they are made once per version (``grader.core.cache``)."""
     def generate() -> list[RandomGame]:
-        found: list[RandomGame] = []
+        from grader.games.fcd18s2.random_generation import generate  # noqa: PLC0415 - Hypothesis, when needed
 
-        def keep(game: RandomGame) -> bool:
-            found.append(game)
-            return False  # never "found": the whole budget is generated, nothing is shrunk
-
-        config = settings(**PROFILES[profile], max_examples=count, suppress_health_check=list(HealthCheck),
-                          phases=[Phase.generate])
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", HypothesisWarning)  # reprs of 800-card decks
-                find(games(family), keep, settings=config)
-        except NoSuchExample:
-            pass
-        return found
+        return generate(family, count, profile)
 
     if profile != "grading":
         return generate()
-    key = key_of(trace_version(), hypothesis.__version__, family.name, count, profile)
+    key = key_of(trace_version(), version("hypothesis"), family.name, count, profile)
     return cached("random_games", key, generate,
                   lambda gs: [[str(g.deck), [str(m) for m in g.moves]] for g in gs],
                   lambda data: [RandomGame(Deck.parse(d), tuple(MoveSpec.parse(m) for m in ms)) for d, ms in data])

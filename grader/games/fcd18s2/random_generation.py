@@ -1,0 +1,90 @@
+"""Random games made by Hypothesis against the reference (imported only when they are not cached).
+
+Every move of a game is one the reference says is legal, weighted so that 2s,
+A and D come up often; small decks lean on the special values so recycling and
+the no-winner end come up too.  Profiles: ``grading`` is derandomized with no
+example database, so it makes the same games every time; ``explore`` makes
+fresh ones, for the team.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisWarning, NoSuchExample
+
+from grader.games.fcd18s2.random_games import Family, RandomGame
+from reference import Deck, Game, MoveSpec, PlayerMove, Value, traditional_deck
+
+# Card pools that make the interesting rules come up often.
+SPECIAL_VALUES = (Value.DRAW_TWO, Value.A, Value.D, Value.ZERO)
+
+
+PROFILES = {
+    "grading": dict(derandomize=True, database=None, deadline=None, print_blob=False),
+    "explore": dict(derandomize=False, database=None, deadline=None),
+}
+
+
+def _small_card() -> st.SearchStrategy[tuple[int, int, int]]:
+    value = st.one_of(st.sampled_from([int(v) for v in SPECIAL_VALUES]), st.integers(0, 15))
+    return st.tuples(value, st.integers(0, 4), st.integers(0, 4))
+
+
+def decks(family: Family) -> st.SearchStrategy[Deck]:
+    if family.min_cards == 800:
+        keys = traditional_deck().keys
+        return st.permutations(keys).map(Deck.from_keys)
+    any_card = st.tuples(st.integers(0, 15), st.integers(0, 4), st.integers(0, 4))
+    card = _small_card() if family.max_cards <= 40 else any_card
+    return st.lists(card, min_size=family.min_cards, max_size=family.max_cards).map(Deck.from_keys)
+
+
+def _spec(move: PlayerMove) -> MoveSpec:
+    if move.card is None:
+        return MoveSpec(move.action)
+    return MoveSpec(move.action, move.card.key, move.next_color)
+
+
+@st.composite
+def games(draw: Any, family: Family) -> RandomGame:
+    """A deck and a sequence of moves the reference says are legal."""
+    deck = draw(decks(family))
+    game = Game(deck)
+    length = draw(st.integers(1, family.max_moves))
+    moves: list[MoveSpec] = []
+    for _ in range(length):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        special = [m for m in legal if m.card is not None and m.card.value in (Value.DRAW_TWO, Value.A, Value.D)]
+        if special and draw(st.integers(0, 2)) > 0:
+            move = special[draw(st.integers(0, len(special) - 1))]
+        else:
+            move = legal[draw(st.integers(0, len(legal) - 1))]
+        game.play_move(move)
+        moves.append(_spec(move))
+    return RandomGame(deck, tuple(moves))
+
+
+
+def generate(family: Family, count: int, profile: str = "grading") -> list[RandomGame]:
+    """The first ``count`` games Hypothesis generates for ``family``, in order."""
+    found: list[RandomGame] = []
+
+    def keep(game: RandomGame) -> bool:
+        found.append(game)
+        return False  # never "found": the whole budget is generated, nothing is shrunk
+
+    config = settings(**PROFILES[profile], max_examples=count, suppress_health_check=list(HealthCheck),
+                      phases=[Phase.generate])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", HypothesisWarning)  # reprs of 800-card decks
+            find(games(family), keep, settings=config)
+    except NoSuchExample:
+        pass
+    return found
