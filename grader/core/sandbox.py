@@ -205,6 +205,9 @@ def library_path_inside(library: Path) -> str:
 
 # ---- running a tool (the compiler, a memory-check program) under limits -------------------
 
+KEEP_BYTES = 64 * 1024  # of each stream of a tool's output, what a report may quote
+
+
 @dataclass
 class Completed:
     returncode: int | None
@@ -218,7 +221,7 @@ class Completed:
 
 def run_limited(argv: list[str], work_dir: Path, timeout: float, *, output_cap: int = 1 << 20,
                 memory_mb: int | None = 2048, file_mb: int = 256, env: dict[str, str] | None = None,
-                keep: int = 64 * 1024) -> Completed:
+                keep: int = KEEP_BYTES) -> Completed:
     """Run ``argv`` in ``work_dir`` (mounted at /work, writable), sandboxed when possible.
 
     Output is read as it comes, only the first ``keep`` bytes of each stream are

@@ -395,7 +395,7 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
     enforced = None
     output_cap = int(limits["output_kb"]) * 1024
     deadline = start + float(limits["wall"])
-    stall = float(limits.get("stall") or 0.0)  # no new frame for this long: it hangs (after a first hang)
+    stall = float(limits["stall"])  # no new frame for this long: it hangs (0: no such limit)
     progress, progress_at = results.committed(), start
     status = None
     rusage = None

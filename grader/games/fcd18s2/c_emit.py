@@ -324,20 +324,33 @@ def prelude(cap: int = HAND_CAP, skipped: Sequence[str] = ()) -> str:
     return "\n".join([f"#define HAND_CAP_VALUE {cap}", *_probe_defines(skipped), PRELUDE])
 
 
-def deck_arrays(keys: Sequence[Sequence[int]], indent: str = "    ") -> list[str]:
-    """The three arrays newGame takes (``values``, ``colors``, ``suits``), one line each."""
-    n = len(keys)
-    return [f"{indent}value values[{n}] = {{{', '.join(C_VALUES[k[0]] for k in keys)}}};",
-            f"{indent}color colors[{n}] = {{{', '.join(C_COLORS[k[1]] for k in keys)}}};",
-            f"{indent}suit suits[{n}] = {{{', '.join(C_SUITS[k[2]] for k in keys)}}};"]
+def deck_arrays(keys: Sequence[Sequence[int]], indent: str = "    ", suffix: str = "",
+                const: bool = False) -> list[str]:
+    """The three arrays newGame takes (``values``, ``colors``, ``suits``, each name + ``suffix``), one line each."""
+    n, q = len(keys), "static const " if const else ""
+    return [f"{indent}{q}value values{suffix}[{n}] = {{{', '.join(C_VALUES[k[0]] for k in keys)}}};",
+            f"{indent}{q}color colors{suffix}[{n}] = {{{', '.join(C_COLORS[k[1]] for k in keys)}}};",
+            f"{indent}{q}suit suits{suffix}[{n}] = {{{', '.join(C_SUITS[k[2]] for k in keys)}}};"]
+
+
+def _action(spec: MoveSpec) -> str:
+    return {Action.PLAY_CARD: "PLAY_CARD", Action.DRAW_CARD: "DRAW_CARD"}.get(spec.action, "END_TURN")
+
+
+def _declared(spec: MoveSpec) -> str:
+    return C_COLORS[int(spec.next_color)] if spec.next_color is not None else "RED"
+
+
+def move_row(spec: MoveSpec) -> str:
+    """One move as data (``struct move``): action, the card's look, the colour declared, its notation."""
+    key = spec.card_key if spec.card_key is not None else (0, 0, 0)
+    return f"{{{_action(spec)}, {key_args(key)}, {_declared(spec)}, {c_string(str(spec))}}}"
 
 
 def move_declaration(spec: MoveSpec) -> str:
     """``playerMove m = {...};`` for one move; a card to play is looked up in the current hand
     (``inHand``: NULL when the current player holds no such card)."""
     if spec.action == Action.PLAY_CARD:
-        declared = C_COLORS[int(spec.next_color)] if spec.next_color is not None else "RED"
         assert spec.card_key is not None
-        return f"playerMove m = {{PLAY_CARD, {declared}, inHand(game, {key_args(spec.card_key)})}};"
-    action = "DRAW_CARD" if spec.action == Action.DRAW_CARD else "END_TURN"
-    return f"playerMove m = {{{action}, RED, NULL}};"
+        return f"playerMove m = {{PLAY_CARD, {_declared(spec)}, inHand(game, {key_args(spec.card_key)})}};"
+    return f"playerMove m = {{{_action(spec)}, RED, NULL}};"

@@ -34,11 +34,10 @@ from typing import Any, Sequence
 
 from grader.core.build import CC, trim
 from grader.core.results import TestResult, Verdict
-from grader.core.sandbox import prepare_dir, run_limited
-from grader.games.fcd18s2.c_emit import C_COLORS, C_SUITS, C_VALUES, c_string, deck_arrays, prelude
+from grader.core.sandbox import KEEP_BYTES, prepare_dir, run_limited
+from grader.games.fcd18s2.c_emit import deck_arrays, move_row, prelude
 from grader.games.fcd18s2.observe import DECK_COUNT_PROBES, INT_PROBES
 from grader.games.fcd18s2.scenarios import Scenario
-from reference import Action, MoveSpec
 
 MEMORY_CAP_MB = 512  # what one replay may allocate (ASan's own accounting; the sandbox cannot cap ASan)
 SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
@@ -247,14 +246,6 @@ static int runAll(double first, double shortLimit, int hangsMax, int jobs, long 
 """
 
 
-def _move_entry(spec: MoveSpec) -> str:
-    """One move of the scenario table: action, the card's look, the colour declared, its notation."""
-    action = {Action.PLAY_CARD: "PLAY_CARD", Action.DRAW_CARD: "DRAW_CARD"}.get(spec.action, "END_TURN")
-    v, c, s = spec.card_key if spec.card_key is not None else (0, 0, 0)
-    declared = C_COLORS[int(spec.next_color)] if spec.next_color is not None else "RED"
-    return f"{{{action}, {C_VALUES[v]}, {C_COLORS[c]}, {C_SUITS[s]}, {declared}, {c_string(str(spec))}}}"
-
-
 def driver_source(scenarios: Sequence[Scenario]) -> str:
     """One C program: ``./memdriver N`` replays scenario N, ``./memdriver all ...`` every one (``RUNNER``).
 
@@ -267,10 +258,8 @@ def driver_source(scenarios: Sequence[Scenario]) -> str:
            "struct scenario { int size; const value *values; const color *colors; const suit *suits;",
            "                  int length; const struct move *moves; };"]
     for i, sc in enumerate(scenarios):
-        arrays = deck_arrays(sc.deck.keys, indent="")
-        out.extend("static const " + line.replace(" values[", f" values{i}[").replace(" colors[", f" colors{i}[")
-                   .replace(" suits[", f" suits{i}[") for line in arrays)
-        moves = ",\n    ".join(_move_entry(m) for m in sc.moves) or "{END_TURN, ZERO, RED, HEARTS, RED, \"\"}"
+        out.extend(deck_arrays(sc.deck.keys, indent="", suffix=str(i), const=True))
+        moves = ",\n    ".join(move_row(m) for m in sc.moves) or "{END_TURN, ZERO, RED, HEARTS, RED, \"\"}"
         out.append(f"static const struct move moves{i}[] = {{\n    {moves}}};")
     out.append(f"#define SCENARIO_COUNT {len(scenarios)}")
     table = ",\n    ".join(f"{{{len(sc.deck)}, values{i}, colors{i}, suits{i}, {len(sc.moves)}, moves{i}}}"
@@ -393,7 +382,6 @@ class Replay:
 
 
 RESULT = re.compile(r"^@@result (\d+) (-?\d+) (\d+) (\d) (\d) ([\d.]+)$", re.M)
-KEEP = 64 * 1024  # of each replay's report, as of any tool's output
 OUTPUT_BYTES = 1 << 20
 
 
@@ -411,7 +399,7 @@ def _replay_all(work: Path, n: int, first_limit: float) -> list[Replay | None]:
             continue
         report = work / f"replay{i}.txt"
         with report.open("rb") as f:
-            text = f.read(KEEP).decode(errors="replace")
+            text = f.read(KEEP_BYTES).decode(errors="replace")
         replays[i] = Replay(code if code >= 0 else None, text, bool(killed) and not capped,
                             sig == signal.SIGXFSZ, seconds, bool(capped))
     if r.timed_out:  # the runner itself ran out of time: what it had not reported timed out
@@ -455,7 +443,7 @@ def _replay_each(work: Path, n: int, first_limit: float) -> list[Replay | None]:
         argv = ["valgrind", "-q", "--error-exitcode=23", "--leak-check=full",
                 "--errors-for-leak-kinds=definite,indirect", "./memdriver", str(i)]
         r = run_limited(argv, work, first_limit if timeouts == 0 else SHORT_RUN_SECONDS, memory_mb=None,
-                        env=ASAN_ENV, keep=KEEP)
+                        env=ASAN_ENV)
         timeouts += r.timed_out
         replays.append(Replay(r.returncode, r.stderr, r.timed_out, r.output_capped, r.seconds))
     return replays
