@@ -88,14 +88,15 @@ def test_the_repro_program_crashes_in_the_same_call(case: str, model_copy: Path,
 def test_a_grader_fault_is_an_error_with_exit_code_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import grader.games.fcd18s2.session
 
-    real = grader.games.fcd18s2.session.cached_reference_trace
+    def broken(real):  # noqa: ANN001, ANN202 - the grader's expected traces, wrong for games of 3 moves
+        def trace(deck, moves, *args):  # noqa: ANN001, ANN202
+            if len(moves) == 3:
+                raise RuntimeError("a bug in the grader")
+            return real(deck, moves, *args)
+        return trace
 
-    def broken(deck, moves, strict=frozenset()):  # noqa: ANN001, ANN202
-        if len(moves) == 3:
-            raise RuntimeError("a bug in the grader")
-        return real(deck, moves, strict)
-
-    monkeypatch.setattr(grader.games.fcd18s2.session, "cached_reference_trace", broken)
+    for name in ("cached_reference_trace", "cached_packed_trace"):  # the full comparison's and the C observer's
+        monkeypatch.setattr(grader.games.fcd18s2.session, name, broken(getattr(grader.games.fcd18s2.session, name)))
     out = tmp_path / "report"
     code = fcd_grade([str(SUBMISSIONS / "model"), "--out", str(out), "--random-games", "0", "--no-memory",
                       "--quiet"])

@@ -19,8 +19,8 @@ from grader.core.limits import Limits
 from grader.core.worker_client import WorkerClient
 
 # A hang is paid in full once: after the first game that times out, every later game runs under
-# short limits -- one CPU second, and a stall limit: a game that sends no new frame (the look after
-# a move) for 0.1 s is cut.  A correct move and its look take well under 10 ms even on a busy
+# short limits -- one CPU second, and a stall limit: a game that makes no progress (no new frame, no
+# new move) for 0.1 s is cut.  A correct move and its look take well under 10 ms even on a busy
 # machine, so a submission that hangs in every game costs seconds, not minutes, while a slow but
 # correct game of any length still runs to its end under the full wall limit.
 TIMEOUTS_BEFORE_SHORT_LIMITS = 1
@@ -53,7 +53,11 @@ class SubmissionSession:
     def _count_timeout(self) -> None:
         self.timeouts += 1
         if self.timeouts == TIMEOUTS_BEFORE_SHORT_LIMITS:
-            self.limits = self.limits.with_(cpu=min(self.limits.cpu, SHORT_LIMITS["cpu"]), stall=SHORT_LIMITS["stall"])
+            self.limits = self.short_limits()
+
+    def short_limits(self) -> Limits:
+        """The limits after a hang (also for a run that repeats one that just hung: not paid twice)."""
+        return self.limits.with_(cpu=min(self.limits.cpu, SHORT_LIMITS["cpu"]), stall=SHORT_LIMITS["stall"])
 
     @property
     def limits_note(self) -> str:

@@ -95,6 +95,12 @@ class Results:
     def at(self, probe: int, call: int, a: int, b: int) -> None:  # in the child, before each call
         self.CALL.pack_into(self.area, 16, self.step, probe, call, a, b)
 
+    def call_slot(self) -> memoryview:  # in the child: for native code that records its calls itself
+        return memoryview(self.area)[self.HEAD.size:self.HEAD.size + self.CALL.size]
+
+    def progress(self) -> bytes:  # in the server: frames committed and the step reached (the stall limit)
+        return self.area[0:8] + self.area[self.HEAD.size:self.HEAD.size + 4]
+
     def call_in_progress(self) -> list[int]:  # in the server: student-written, validated by the grader
         return list(self.CALL.unpack_from(self.area, self.HEAD.size))
 
@@ -109,9 +115,6 @@ class Results:
 
     def finish(self) -> None:  # in the child, when nothing more will be sent or printed
         self.HEAD.pack_into(self.area, 0, self.end - self.FRAMES_AT, 1)
-
-    def committed(self) -> int:  # in the server: how far the frames have got (progress, for the stall limit)
-        return self.HEAD.unpack_from(self.area, 0)[0]
 
     def finished(self) -> bool:
         return self.HEAD.unpack_from(self.area, 0)[1] == 1
@@ -395,8 +398,8 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
     enforced = None
     output_cap = int(limits["output_kb"]) * 1024
     deadline = start + float(limits["wall"])
-    stall = float(limits["stall"])  # no new frame for this long: it hangs (0: no such limit)
-    progress, progress_at = results.committed(), start
+    stall = float(limits["stall"])  # no new frame and no new step for this long: it hangs (0: no such limit)
+    progress, progress_at = results.progress(), start
     status = None
     rusage = None
     finished = False
@@ -408,9 +411,9 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
     while True:
         now = time.monotonic()
         if stall and status is None and enforced is None:
-            committed = results.committed()
-            if committed != progress:
-                progress, progress_at = committed, now
+            now_at = results.progress()
+            if now_at != progress:
+                progress, progress_at = now_at, now
             elif now - progress_at >= stall:
                 deadline = now  # a hang: cut now rather than at the game's whole wall limit
         if status is None and now >= deadline and enforced is None:

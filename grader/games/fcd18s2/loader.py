@@ -13,6 +13,7 @@ loads a student library.
 
 from __future__ import annotations
 
+import mmap
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -94,6 +95,9 @@ def warm_up() -> None:
     for ctype in ("value[]", "color[]", "suit[]", "playerMove *", "uintptr_t", "Card"):
         f.typeof(ctype)  # the type strings the adapter uses, parsed once here
     _game_class(frozenset(API_FUNCTIONS))
+    observer_entry_type()
+    for ctype in ("void *[]", "int32_t[]", "int64_t *", "int32_t *", "void *"):
+        observer_ffi().typeof(ctype)
 
 
 def snake(name: str) -> str:
@@ -135,6 +139,31 @@ class CLibrary:
     def has(self, name: str) -> bool:
         return name in self.functions
 
+    def play_packed(self, observer: str, deck: Sequence[Sequence[int]], moves: Sequence[Sequence[int]],
+                    depths: Sequence[Sequence[int]], call_slot: Any, capacity: int,
+                    destroy: bool) -> tuple[int, int, bytes]:
+        """A whole game played and observed by the C observer at ``observer`` (``c_observer``), in one
+        call: (how it ended, the move it stopped at, the packed observations).  ``call_slot``: the
+        writable buffer whose first 20 bytes are the call in progress."""
+        f = observer_ffi()
+        native = f._backend.load_library(observer, 0)  # kept while its function is called: no dlclose
+        entry = native.load_function(observer_entry_type(), "fcd_play_packed")
+        api = f.new("void *[]", [f.cast("void *", self.functions[name]) for name in API_FUNCTIONS])
+        flat = lambda rows: f.new("int32_t[]", [x for row in rows for x in row])  # noqa: E731
+        # Pages of their own, touched only as written: malloc would fill the whole area at once under the
+        # worker's deterministic malloc (glibc's perturb), 32 MiB for every game.
+        area = mmap.mmap(-1, 4 * capacity)
+        out = f.from_buffer("int32_t[]", area)
+        length, stopped = f.new("int64_t *"), f.new("int32_t *")
+        slot = f.from_buffer(call_slot)
+        try:
+            outcome = entry(api, len(deck), flat(deck), len(moves), flat(moves), flat(depths),
+                            f.cast("int32_t *", slot), out, capacity, length, stopped, int(destroy))
+            return int(outcome), int(stopped[0]), area[:4 * min(max(length[0], 0), capacity)]
+        finally:
+            f.release(slot)
+            f.release(out)
+
     def new_game(self, values: Sequence[int], colors: Sequence[int], suits: Sequence[int]) -> CGame | None:
         f = ffi()
         n = len(values)
@@ -167,6 +196,24 @@ class CGame:
         m.nextColor = int(move.next_color) if move.next_color is not None else 0
         m.card = move.card.ptr if move.card is not None else ffi().NULL
         return m[0]
+
+
+@cache
+def observer_ffi() -> cffi.FFI:
+    """The C observer's one entry point (``grader.games.fcd18s2.c_observer``)."""
+    f = cffi.FFI()
+    f.cdef("int fcd_play_packed(void *const *api, int32_t deck_n, const int32_t *deck, int32_t n_moves, "
+           "const int32_t *moves, const int32_t *depths, int32_t *call_slot, int32_t *packed, "
+           "int64_t packed_cap, int64_t *packed_len, int32_t *stopped, int destroy);")
+    return f
+
+
+@cache
+def observer_entry_type() -> Any:
+    """Its cffi type, looked up as ``function_types`` does (no per-child ``dlopen`` class)."""
+    f = observer_ffi()
+    with f._lock:
+        return f._get_cached_btype(f._parser._declarations["function fcd_play_packed"][0])
 
 
 def _int_method(cname: str, nargs: int) -> Callable[..., int]:

@@ -2,20 +2,24 @@
 
 The worker (``grader.core.worker``) imports this module by name, calls
 ``warm_up`` once before forking, and ``run`` in each fresh child with the
-grader's request and the shared results area.  Every step is a frame sent to
-the results; the call in progress is written before every call into student
-code so a crash or hang can be pinned on it.  Nothing here sees an expected
-result.
+grader's request and the shared results area.  Two ways to play: through the
+C observer (``grader.games.fcd18s2.c_observer``), the whole game in one call and
+one frame of packed steps, when the request names it; or through the Python
+``Observer``, every step a frame.  Either way the call in progress is written
+before every call into student code, so a crash or hang can be pinned on it.
+Nothing here sees an expected result.
 """
 
 from __future__ import annotations
 
+import base64
 from enum import Enum
 from typing import Any
 
 from grader.core.run_report import ERROR_TAG
 from grader.games.fcd18s2.loader import CLibrary, LoadError, warm_up
 from grader.games.fcd18s2.observe import CALL_IDS, DESTROY_GAME, FIND_CARD, NEW_GAME, PLAY_MOVE, Observer
+from grader.games.fcd18s2.packed import OUTCOMES
 from reference.moves import Action, MoveSpec, PlayerMove
 
 __all__ = ["Event", "run", "warm_up", "refused", "max_frames"]
@@ -25,6 +29,7 @@ class Event(Enum):
     """The tag ``t`` of each frame a game sends."""
 
     OBS = "obs"  # the observations after newGame (i = 0) or after move i - 1
+    PACKED = "packed"  # a whole game observed by the C observer: how it ended, where, the packed steps
     MOVED = "moved"  # move i was made
     REFUSED = "refused"  # the submission's own isValidMove refused move i: the game stops there (A28)
     NO_CARD = "no_card"  # the card of move i is not in the current hand: the game stops there
@@ -32,7 +37,8 @@ class Event(Enum):
     ERROR = ERROR_TAG  # the game could not start: ``what`` is load, missing or null_game
 
 
-OVER = (Event.DONE, Event.REFUSED, Event.NO_CARD)  # the child got to the end of what it could play
+OVER = (Event.DONE, Event.REFUSED, Event.NO_CARD, Event.PACKED)  # the child got to the end of what it could play
+PACKED_CAPACITY = 8 << 20  # int32s a packed game may fill (32 MiB of address space, touched only as written)
 
 
 def max_frames(moves: int) -> int:
@@ -83,6 +89,9 @@ def run(request: dict[str, Any], results: Any) -> None:
     deck = request["deck"]
     size = len(deck)
     depths = request["depths"]
+    if request.get("observer") and not lib.missing and not request.get("skip"):
+        _run_packed(lib, request, results)
+        return
     trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
     game = lib.new_game([c[0] for c in deck], [c[1] for c in deck], [c[2] for c in deck])
     if game is None:
@@ -111,3 +120,18 @@ def run(request: dict[str, Any], results: Any) -> None:
         trace(DESTROY_GAME, CALL_IDS["destroyGame"], 0, 0)
         game.destroy_game()
     send({"t": Event.DONE.value})
+
+
+def move_ints(spec: MoveSpec) -> tuple[int, int, int, int, int]:
+    """A move for the C observer: action, the card's value, colour and suit, the colour declared."""
+    v, c, s = spec.card_key if spec.card_key is not None else (-1, -1, -1)
+    return int(spec.action), v, c, s, int(spec.next_color or 0)
+
+
+def _run_packed(lib: CLibrary, request: dict[str, Any], results: Any) -> None:
+    """The whole game in one call into the C observer; one frame back with every step packed."""
+    moves = [move_ints(MoveSpec.parse(token)) for token in request["moves"]]
+    outcome, stopped, data = lib.play_packed(request["observer"], request["deck"], moves, request["depths"],
+                                             results.call_slot(), PACKED_CAPACITY, request.get("destroy", True))
+    results.send({"t": Event.PACKED.value, "outcome": OUTCOMES[outcome], "at": stopped,
+                  "data": base64.b64encode(data).decode("ascii")})

@@ -5,6 +5,7 @@ Lives only in the trusted grader process: the worker never sees any of this.
 
 from __future__ import annotations
 
+import base64
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import reference
 from grader.core.cache import cached, key_of, source_version
 from grader.games.fcd18s2.observe import Observer, pile_depths
+from grader.games.fcd18s2.packed import pack_trace
 from reference import Deck, Game, IllegalMoveError, MoveSpec, leniency
 from reference.rulings import Leniency
 
@@ -91,3 +93,23 @@ def decode_trace(data: list[Any]) -> list[Step]:
     return [Step(obs, Leniency({k: tuple(v) for k, v in fields.items()}, {tuple(k): tuple(v) for k, v in play},
                                None if winner is None else frozenset(winner), tuple(all_but)), (depths[0], depths[1]))
             for obs, fields, play, winner, depths, all_but in data]
+
+
+@dataclass(frozen=True, slots=True)
+class PackedTrace:
+    """A reference trace in the C observer's packed form, with the depths the worker reads the piles to."""
+
+    depths: tuple[tuple[int, int], ...]
+    data: bytes
+
+
+def cached_packed_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec]) -> PackedTrace:
+    """The packed form of the reference's observations (they do not depend on what is strict)."""
+    def compute() -> PackedTrace:
+        steps = cached_reference_trace(deck, moves)
+        return PackedTrace(tuple(s.depths for s in steps), pack_trace(s.obs for s in steps))
+
+    key = key_of(trace_version(), str(deck), [str(m) for m in moves])
+    return cached("packed", key, compute,
+                  lambda t: {"depths": [list(d) for d in t.depths], "data": base64.b64encode(t.data).decode()},
+                  lambda d: PackedTrace(tuple((a, b) for a, b in d["depths"]), base64.b64decode(d["data"])))

@@ -9,6 +9,7 @@ worker, by ``grader.games.fcd18s2.play``), and turn what came back into a
 
 from __future__ import annotations
 
+import base64
 import functools
 import time
 from dataclasses import dataclass
@@ -19,15 +20,17 @@ from grader.core.classify import classify
 from grader.core.limits import Limits
 from grader.core.results import TestResult, Verdict
 from grader.core.run_report import RunReport
+from grader.core.sandbox import library_path_inside
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
+from grader.games.fcd18s2 import c_observer
 from grader.games.fcd18s2.compare import compare
 from grader.games.fcd18s2.explain import explain, moves_by_turn
 from grader.games.fcd18s2.focus import EVERYTHING, Focus, focus_of, owners
 from grader.games.fcd18s2.observations import BY_NAME
 from grader.games.fcd18s2.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE, describe_call, probe_name
 from grader.games.fcd18s2.play import OVER, Event, max_frames
-from grader.games.fcd18s2.reference_trace import cached_reference_trace
+from grader.games.fcd18s2.reference_trace import cached_packed_trace, cached_reference_trace
 from grader.games.fcd18s2.scenarios import Scenario, load_scenarios
 from reference import Deck, MoveSpec
 
@@ -56,13 +59,14 @@ class GameRun:
 
 
 OVER_TAGS = frozenset(e.value for e in OVER)
+EQUAL, DIFFERENT, HUNG = "equal", "different", "hung"  # what the C observer's run of a game showed
 
 
 def play(client: WorkerClient, deck: list[list[int]], moves: list[str], *, depths: Sequence[tuple[int, int]],
-         limits: Limits, skip: Sequence[str] = (), destroy: bool = True) -> GameRun:
-    """Play ``moves`` on a fresh game in a fresh child."""
+         limits: Limits, skip: Sequence[str] = (), destroy: bool = True, observer: str = "") -> GameRun:
+    """Play ``moves`` on a fresh game in a fresh child (all in C by ``observer``, when given)."""
     report = client.run({"deck": deck, "moves": moves, "depths": [list(d) for d in depths], "skip": list(skip),
-                         "destroy": destroy}, limits, max_frames(len(moves)))
+                         "destroy": destroy, "observer": observer}, limits, max_frames(len(moves)))
     return GameRun(report, [f.get("obs") for f in report.tagged(Event.OBS.value)],
                    [f for f in report.frames if f["t"] != Event.OBS.value])
 
@@ -77,6 +81,10 @@ class FcdSession(SubmissionSession):
         super().__init__(*args)
         self.bad_probes: set[str] = set()  # probes that crashed or hung in some game of this submission
         self.owners = default_owners()
+        # The C observer beside the library: a game equal to the reference's, step for step, is then
+        # accepted from one native run; any other goes the whole way (``_equal_in_c``).
+        self.observer = (library_path_inside(c_observer.install(self.build.library.parent))
+                         if self.client is not None and self.build.library is not None else "")
 
     @classmethod
     def open(cls, folder: Path, **kwargs: Any) -> FcdSession:
@@ -105,26 +113,30 @@ class FcdSession(SubmissionSession):
             base.message = "Not run: the submission did not compile."
             return base
         start = time.monotonic()
-        ref = cached_reference_trace(deck, moves, self.strict)
         skip = {p for p in self.bad_probes if not _owns(focus, p)}
+        try:
+            native = self._equal_in_c(deck, moves, base) if not skip else DIFFERENT
+        except WorkerLost as lost:
+            return self._lost(base, lost, start)
+        if native == EQUAL:
+            base.verdict, base.seconds = Verdict.PASSED, time.monotonic() - start
+            return base
+        limits = self.short_limits() if native == HUNG else self.limits
+        ref = cached_reference_trace(deck, moves, self.strict)
         left_out: list[str] = []
         while True:
             try:
                 run = play(self.client, [list(k) for k in deck.keys], [str(m) for m in moves],
                            depths=[s.depths for s in ref], skip=sorted(skip - {DESTROY}),
-                           destroy=DESTROY not in skip, limits=self.limits)
+                           destroy=DESTROY not in skip, limits=limits)
             except WorkerLost as lost:
-                self._count_timeout()  # a lost worker cost a full wall limit too
-                base.verdict = Verdict.WORKER_LOST
-                base.message = (f"The sandbox running your code stopped answering ({lost}); it was restarted "
-                                "and the other tests still ran.")
-                base.seconds = time.monotonic() - start
-                return base
+                return self._lost(base, lost, start)
             trouble = judge_run(run)
             call = list(run.report.call) if trouble and run.report.call is not None else None
             probe = _probe_of(call)
             if trouble and trouble[0] is Verdict.TIMED_OUT:
                 self._count_timeout()
+            limits = self.limits
             if probe is None or probe in skip or _owns_at(focus, probe, call, ref):
                 break
             self.bad_probes.add(probe)  # outside this test's focus: leave it out and play again
@@ -165,11 +177,50 @@ class FcdSession(SubmissionSession):
         base.verdict = Verdict.PASSED
         return base
 
+    def _lost(self, base: TestResult, lost: WorkerLost, start: float) -> TestResult:
+        self._count_timeout()  # a lost worker cost a full wall limit too
+        base.verdict = Verdict.WORKER_LOST
+        base.message = (f"The sandbox running your code stopped answering ({lost}); it was restarted "
+                        "and the other tests still ran.")
+        base.seconds = time.monotonic() - start
+        return base
+
+    def _equal_in_c(self, deck: Deck, moves: Sequence[MoveSpec], base: TestResult) -> str:
+        """Did the C observer see, at every step, exactly the reference's observations, with the game
+        played to its end and nothing else wrong (``EQUAL``)?  Only then is the full comparison unneeded:
+        it would find every step equal.  Anything else -- ``DIFFERENT``, or ``HUNG`` -- is judged by the
+        full run that follows, which meets the same trouble; after a hang that run starts at the short
+        limits, so a hang is paid once.  A lost worker is the game's verdict at once (``WorkerLost``)."""
+        if not self.observer:
+            return DIFFERENT
+        packed = cached_packed_trace(deck, moves)
+        run = play(self.client, [list(k) for k in deck.keys], [str(m) for m in moves], depths=packed.depths,
+                   limits=self.limits, observer=self.observer)
+        trouble = judge_run(run)
+        if trouble is not None:
+            return HUNG if trouble[0] is Verdict.TIMED_OUT else DIFFERENT
+        frame = run.events[-1] if run.events else {}
+        equal = (frame.get("t") == Event.PACKED.value and frame.get("outcome") == "done"
+                 and frame.get("at") == len(moves) and _decoded(frame.get("data")) == packed.data)
+        if equal:
+            base.stdout, base.stderr = run.report.stdout[:65536], run.report.stderr[:65536]
+        return EQUAL if equal else DIFFERENT
+
     def _owner_of(self, probe: str, step: int) -> str:
         if probe == DESTROY:
             return "the memory stage judges destroyGame"
         test = self.owners.get((probe, step > 0))
         return f"{test} judges it" if test else "another test judges it"
+
+
+def _decoded(data: Any) -> bytes | None:
+    """The packed steps a worker sent (student-controlled: anything but base64 text is no answer)."""
+    if not isinstance(data, str):
+        return None
+    try:
+        return base64.b64decode(data, validate=True)
+    except ValueError:
+        return None
 
 
 def _owns(focus: Focus, probe: str) -> bool:

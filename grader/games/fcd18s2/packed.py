@@ -1,0 +1,89 @@
+"""The packed form of a trace: every observation of every step as one array of 32-bit integers.
+
+The worker's C observer (``grader.games.fcd18s2.c_observer``) writes a whole
+game in this form with one foreign call; the reference's trace is packed the
+same way here, once, and cached.  Equal arrays mean every step's observations
+are equal, so a game that matches is accepted without one Python operation per
+step; any difference sends the game down the full, field-by-field comparison,
+which explains it.  The form is self-delimiting (every list carries its
+length), so equal arrays can only come from equal observations.
+
+Per step, the observations in the table's order (``ORDER``), by shape:
+``int`` and ``bool`` one integer; ``card`` four (value, colour, suit, ident;
+NULL is -1, -1, -1, 0); ``cards`` a count, then four per card;
+``four_hands`` four such lists; ``four_ints`` and ``ints_n`` their integers;
+``answers`` a count, then per answer value, colour, suit, the colour declared
+(-1 but for a D) and the answer.  The counts over the initial deck come after
+newGame only.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Iterable
+
+from grader.games.fcd18s2.observations import BY_NAME, ORDER
+from reference.cards import COLOR_LETTERS, parse_key
+
+# How a packed run ended (the C observer's return value, sent back by the worker).
+DONE, REFUSED, NO_CARD, NULL_GAME, OVERFLOW = range(5)
+OUTCOMES = ("done", "refused", "no_card", "null_game", "overflow")
+
+NULL_CARD = (-1, -1, -1, 0)
+NOT_DECLARED = -1  # the colour slot of an answer about a card that is not a D
+
+
+def _look(label: str) -> tuple[int, int, int]:
+    """The card of an answer's label, as ``observe.card_label`` writes it (``5RH``, ``NULL``, ``<v,c,s>``)."""
+    if label == "NULL":
+        return -1, -1, -1
+    if label.startswith("<"):
+        v, c, s = (int(x) for x in label[1:-1].split(","))
+        return v, c, s
+    v, c, s = parse_key(label)
+    return int(v), int(c), int(s)
+
+
+def _answer(label: str, answer: bool) -> tuple[int, ...]:
+    card, _, declared = label.partition("/")
+    return (*_look(card), COLOR_LETTERS.index(declared) if declared else NOT_DECLARED, int(answer))
+
+
+def _cards(cards: list[list[int]]) -> list[int]:
+    out = [len(cards)]
+    for card in cards:
+        out += card
+    return out
+
+
+def _packed_value(shape: str, value: Any) -> Iterable[int]:
+    if shape in ("int", "bool"):
+        return (int(value),)
+    if shape == "card":
+        return NULL_CARD if value is None else value
+    if shape == "cards":
+        return _cards(value)
+    if shape == "four_hands":
+        return [x for hand in value for x in _cards(hand)]
+    if shape in ("four_ints", "ints_5", "ints_16"):
+        return value
+    if shape == "answers":
+        return [len(value), *(x for label, answer in value.items() for x in _answer(label, answer))]
+    raise ValueError(f"no packed form for shape {shape!r}")
+
+
+def pack_step(obs: dict[str, Any]) -> list[int]:
+    """One reference observation, packed (the counts over the deck only if it has them: step 0)."""
+    out: list[int] = []
+    for name in ORDER:
+        if name in obs:
+            out += _packed_value(BY_NAME[name].shape, obs[name])
+    return out
+
+
+def pack_trace(observations: Iterable[dict[str, Any]]) -> bytes:
+    """A whole trace, as the C observer writes it: int32, native byte order."""
+    packed = array("i")
+    for obs in observations:
+        packed.extend(pack_step(obs))
+    return packed.tobytes()
