@@ -24,7 +24,7 @@ from grader.games.fcd18s2.play import Event
 from grader.games.fcd18s2.random_games import FAMILIES, generated_games
 from grader.games.fcd18s2.reference_trace import cached_packed_trace
 from grader.games.fcd18s2.scenarios import load_scenarios
-from grader.games.fcd18s2.session import FcdSession, judge_run, play
+from grader.games.fcd18s2.session import DIFFERENT, EQUAL, FcdSession, judge_run, play
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "submissions"
 sys.path.insert(0, str(SUBMISSIONS))
@@ -110,7 +110,7 @@ def test_a_game_equal_in_c_passes_without_the_full_comparison_and_a_different_on
     deck, moves = GAMES[-1]
     with FcdSession.open(SUBMISSIONS / "model") as session:
         result = session.run_game("random/x", "", (), deck, moves, kind="random")
-        assert result.verdict is Verdict.PASSED and session._equal_in_c(deck, moves, result)
+        assert result.verdict is Verdict.PASSED and session._equal_in_c(deck, moves, result) == EQUAL
     with FcdSession.open(SUBMISSIONS / "mutants" / "skip_ignored") as session:
         probe = session.run_game("random/x", "", (), deck, moves, kind="random")
-        assert not session._equal_in_c(deck, moves, probe)
+        assert session._equal_in_c(deck, moves, probe) == DIFFERENT and not probe.passed
