@@ -64,6 +64,29 @@ def play(args: tuple[int, int]) -> dict[str, float]:
     return seconds
 
 
+def native_in_process(games: list) -> float:  # noqa: ANN001
+    """Seconds for the C observer to play the games on the model loaded in this process: no sandbox, no
+    worker, no comparison -- what the model's own answers to every step's observation cost."""
+    import mmap  # noqa: PLC0415
+
+    from grader.core.build import build  # noqa: PLC0415
+    from grader.games.fcd18s2 import GAME, c_observer  # noqa: PLC0415
+    from grader.games.fcd18s2.loader import CLibrary  # noqa: PLC0415
+    from grader.games.fcd18s2.play import PACKED_CAPACITY, move_ints  # noqa: PLC0415
+    from grader.games.fcd18s2.reference_trace import cached_packed_trace  # noqa: PLC0415
+
+    built = build(ROOT / "fixtures" / "submissions" / "model", GAME)
+    lib, observer, slot = CLibrary(built.library), str(c_observer.library()), mmap.mmap(-1, 4096)
+    args = [([list(k) for k in g.deck.keys], [move_ints(m) for m in g.moves],
+             [list(d) for d in cached_packed_trace(g.deck, g.moves).depths]) for g in games]
+    start = time.perf_counter()
+    for deck, moves, depths in args:
+        lib.play_packed(observer, deck, moves, depths, memoryview(slot)[:20], PACKED_CAPACITY, True)
+    seconds = time.perf_counter() - start
+    built.cleanup()
+    return seconds
+
+
 def engine_alone(games: list) -> tuple[int, float]:  # noqa: ANN001
     """The same games' moves on the reference engine alone (no observation, no comparison)."""
     from reference import Game  # noqa: PLC0415
@@ -94,6 +117,10 @@ def main() -> int:
         rate = one["moves"] / one[label]
         print(f"  {words:<72} {rate:>9,.0f} moves/s  {one['games'] / one[label]:6.1f} games/s  "
               f"{rate / engine_rate:.3f}x the engine")
+    native = native_in_process(sample(args.games, 0))
+    print(f"  {'C observer on the model in this process (no sandbox, no comparison): the floor':<72} "
+          f"{one['moves'] / native:>9,.0f} moves/s  {one['games'] / native:6.1f} games/s  "
+          f"{one['moves'] / native / engine_rate:.3f}x the engine")
     print(f"  C observer vs Python observer, traces cached: {one['warm_python'] / one['warm']:.1f}x as fast "
           "(target for the differential: 0.3x the engine)")
     start = time.perf_counter()
