@@ -29,7 +29,6 @@ from grader.core.cache import cache_dir
 from grader.games.fcd18s2.loader import API_FUNCTIONS, INCLUDE_DIR
 from grader.games.fcd18s2.observations import BY_NAME, ORDER
 from grader.games.fcd18s2.observe import (
-    _PILES,
     CALL_IDS,
     DECK_COUNT_PROBES,
     DESTROY_GAME,
@@ -38,6 +37,7 @@ from grader.games.fcd18s2.observe import (
     HAND_CAP,
     INT_PROBES,
     NEW_GAME,
+    PILE_PROBES,
     PLAY_MOVE,
     PROBE_IDS,
 )
@@ -66,8 +66,8 @@ _STORE: dict[str, tuple[str, ...]] = {
     "valid_end": ("valid_end",),
     "valid_play": ("play_n", "play"),
     "valid_foreign": ("foreign_n", "foreign"),
-    **{name: (f"deck_counts[{at}]" if n == 0 else f"deck_counts + {at}",)
-       for name, _c, _m, n in DECK_COUNT_PROBES for at in (_DECK_COUNT_AT[name],)},
+    **{name: (f"deck_counts[{_DECK_COUNT_AT[name]}]" if n == 0 else f"deck_counts + {_DECK_COUNT_AT[name]}",)
+       for name, _c, _m, n in DECK_COUNT_PROBES},
 }
 _WRITE = {
     "int": "put({0});", "bool": "put({0});", "card": "put_card({0});", "cards": "put_cards({0}, {1});",
@@ -319,7 +319,7 @@ def _int_calls() -> str:
 
 def _pile_calls() -> str:
     lines = []
-    for which, (name, cname, _m) in enumerate(_PILES):
+    for which, (name, cname, _m) in enumerate(PILE_PROBES):
         lines += [f"    pile_n[{which}] = depths[{which}];",
                   f"    for (int32_t i = 0; i < depths[{which}]; i++) {{",
                   f"        at({PROBE_IDS[name]}, {CALL_IDS[cname]}, i, depths[{which}]);",

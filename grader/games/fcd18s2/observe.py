@@ -179,7 +179,7 @@ class Observer:
                 hands.append(cards)
             obs["hands"] = hands
 
-        for (name, cname, method), depth in zip(_PILES, depths):
+        for (name, cname, method), depth in zip(PILE_PROBES, depths):
             fn = getattr(g, method, None)
             if name in skip:
                 obs[name] = SKIPPED
@@ -291,7 +291,7 @@ def _deck_count_probes() -> tuple[tuple[str, str, str, int], ...]:
 
 
 DECK_COUNT_PROBES = _deck_count_probes()
-_PILES = tuple((o.name, o.call.split("(")[0], snake(o.call.split("(")[0])) for o in OBSERVATIONS
+PILE_PROBES = tuple((o.name, o.call.split("(")[0], snake(o.call.split("(")[0])) for o in OBSERVATIONS
                if o.change == "pile")  # read n = 0, 1, ... as deep as the grader asks
 
 
