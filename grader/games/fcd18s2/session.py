@@ -83,7 +83,9 @@ class FcdSession(SubmissionSession):
         self.owners = default_owners()
         # The C observer beside the library: a game equal to the reference's, step for step, is then
         # accepted from one native run; any other goes the whole way (``_equal_in_c``).
-        self.hung_last = False  # the last game hung: the next goes straight to the full run (a hang, paid once)
+        # The last game crashed, hung or ran out of memory: the next goes straight to the full run (a native
+        # run would most likely meet the same trouble and be repeated: trouble is paid once).
+        self.troubled_last = False
         self.observer = (library_path_inside(c_observer.install(self.build.library.parent))
                          if self.client is not None and self.build.library is not None else "")
 
@@ -116,7 +118,7 @@ class FcdSession(SubmissionSession):
         start = time.monotonic()
         skip = {p for p in self.bad_probes if not _owns(focus, p)}
         try:
-            native = self._equal_in_c(deck, moves, base) if not skip and not self.hung_last else DIFFERENT
+            native = self._equal_in_c(deck, moves, base) if not skip and not self.troubled_last else DIFFERENT
         except WorkerLost as lost:
             return self._lost(base, lost, start)
         if native == EQUAL:
@@ -135,8 +137,8 @@ class FcdSession(SubmissionSession):
             trouble = judge_run(run)
             call = list(run.report.call) if trouble and run.report.call is not None else None
             probe = _probe_of(call)
-            self.hung_last = bool(trouble and trouble[0] is Verdict.TIMED_OUT)
-            if self.hung_last:
+            self.troubled_last = trouble is not None
+            if trouble and trouble[0] is Verdict.TIMED_OUT:
                 self._count_timeout()
             limits = self.limits
             if probe is None or probe in skip or _owns_at(focus, probe, call, ref):
@@ -181,7 +183,7 @@ class FcdSession(SubmissionSession):
 
     def _lost(self, base: TestResult, lost: WorkerLost, start: float) -> TestResult:
         self._count_timeout()  # a lost worker cost a full wall limit too
-        self.hung_last = True
+        self.troubled_last = True
         base.verdict = Verdict.WORKER_LOST
         base.message = (f"The sandbox running your code stopped answering ({lost}); it was restarted "
                         "and the other tests still ran.")
