@@ -6,8 +6,8 @@ no-winner end, mid-sized decks, the 800-card deck -- are played on both, and
 after newGame and after every move every query of the 2017 Game.h is compared:
 the counters, the direction, the top card, every hand, the points, the whole
 move history (turnMoves, pastMove), the winner, and isValidMove for every card
-in hand (a DECLARE once per colour), a card of another hand, the draw, the end
-of the turn and the three words.  The model runs in this process: it is our
+in hand (a DECLARE once per colour), the draw, the end of the turn and the
+three words.  The model runs in this process: it is our
 own fixture, never a student's.
 """
 
@@ -98,7 +98,8 @@ class Pair:
         return m[0]
 
     def candidates(self) -> list[PlayerMove]:
-        """Every card in hand (a DECLARE once per colour), one card of another hand, draw, end, words."""
+        """Every card in hand (a DECLARE once per colour), draw, end, the three words.  (The 2017 API gives
+        no way to reach a card of another hand, so none is offered.)"""
         ref = self.ref
         me = ref.current_player()
         moves = []
