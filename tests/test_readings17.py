@@ -12,7 +12,10 @@ diverged only what it still lists (``all_but``) is compared.  As the 2018
 grader does, a game stops when the reading refuses the engine's next move
 (its validity was open in the state before it, or the difference was already
 judged there) or reports a winner the table accepts in place of the
-reference's.  Each reading must differ somewhere; the model never may.
+reference's.  Each reading must differ somewhere, and somewhere its own ruling
+is what leaves the difference open (quiet games -- a plain first discard, no
+words said -- let rulings show themselves before the first-card and call-out
+rulings open the game); the model never may differ.
 Each reading runs in a forked child of a ProcessPoolExecutor worker.
 """
 
@@ -31,7 +34,7 @@ from pathlib import Path
 import cffi
 import pytest
 
-from reference.fcd17s2 import Action, Value
+from reference.fcd17s2 import DEALT, SAYS, Action, Value
 from reference.fcd17s2.rulings import OBSERVATIONS, leniency
 from reference.rulings import EVERY_OBSERVATION, Leniency
 
@@ -40,6 +43,10 @@ from test_model17_agreement import INCLUDE, Pair, _declarations, chosen, seeded_
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "fcd17s2" / "submissions"
 GAMES = 60
+# Quiet games: a plain first discard and no words said, so that no first-card or call-out ruling (B6-B9,
+# B42-B46) opens the game before the reading's own ruling can show itself.
+QUIET_GAMES = 60
+SPECIAL_FIRST = frozenset({Value.DRAW_TWO, Value.A, Value.B, Value.C, Value.D})
 TIME_LIMIT = 40  # seconds for one submission's games
 STRICT = Leniency({}, {}, None)  # nothing open: how the model is compared
 
@@ -61,6 +68,10 @@ class Lenient(Pair):
     OBSERVED = ("num_cards", "num_of_suit", "num_of_color", "num_of_value", "current_player", "current_turn",
                 "num_turns", "play_direction", "top_discard", "turn_moves", "past_moves", "hand", "card_counts",
                 "points", "winner")  # the names observe() gives, beside the valid_* of isValidMove
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.openers: set[str] = set()  # the rulings that left open a difference seen in this game
 
     def observe(self, full: bool) -> dict[str, tuple[object, object]]:
         """Every query of Game.h but the isValidMove ones: observation name -> (reading, reference).
@@ -120,6 +131,8 @@ class Lenient(Pair):
         def sort(name: str, what: str, key: tuple | None = None) -> None:
             is_open = open_.play_is_lenient(key) if key is not None else open_.field_is_lenient(name)
             (allowed if is_open else bad).append(f"{where}: {what} ({name}, open: {open_.why(name, key)})")
+            if is_open:
+                self.openers.update(open_.why(name, key))
 
         seen = self.observe(full)
         assert tuple(seen) == self.OBSERVED
@@ -128,6 +141,7 @@ class Lenient(Pair):
                 continue
             if name == "winner" and open_.winner_accepts and got in open_.winner_accepts:
                 allowed.append(f"{where}: gameWinner {got} for {want} (accepted)")
+                self.openers.update(open_.why("winner"))
                 continue
             sort(name, f"{name} {got!r} for {want!r}")
         for move in self.candidates():
@@ -141,8 +155,9 @@ class Lenient(Pair):
 
 
 
-def play(folder: Path, workdir: Path, strict: bool) -> tuple[list[str], list[str]]:
-    """Build the submission and play the seeded games: (differences not open, differences allowed)."""
+def play(folder: Path, workdir: Path, strict: bool) -> tuple[list[str], list[str], set[str]]:
+    """Build the submission and play the seeded games: (differences not open, differences allowed, the
+    rulings that left those open)."""
     library = workdir / f"lib{folder.name}.so"
     subprocess.run(["gcc", "-std=gnu11", "-O1", "-g", "-shared", "-fPIC", "-I", str(INCLUDE), "-o", str(library),
                     str(folder / "Game.c"), str(folder / "Card.c")], check=True, capture_output=True)
@@ -151,14 +166,17 @@ def play(folder: Path, workdir: Path, strict: bool) -> tuple[list[str], list[str
     lib = ffi.dlopen(str(library))
     bad: list[str] = []
     allowed: list[str] = []
+    openers: set[str] = set()  # the rulings that left open some difference that was seen
 
     def lenient_now(pair: Lenient, sticky: Leniency | None) -> Leniency:
         if strict:
             return STRICT
         return sticky or leniency(pair.ref, frozenset())
 
-    for seed in range(GAMES):
+    for seed, quiet in [(s, False) for s in range(GAMES)] + [(s, True) for s in range(GAMES, GAMES + QUIET_GAMES)]:
         deck, choices = seeded_game(seed)
+        if quiet and deck.values[DEALT] in SPECIAL_FIRST:
+            continue
         pair = Lenient(ffi, lib, deck)
         diverged: Leniency | None = None  # once the table says so, only all_but is compared
         for k in range(len(choices) + 1):
@@ -178,14 +196,16 @@ def play(folder: Path, workdir: Path, strict: bool) -> tuple[list[str], list[str
             legal = pair.ref.legal_moves()
             if k == len(choices) or not legal:
                 break
-            move = chosen(legal, choices[k])
+            move = chosen([m for m in legal if m.action not in SAYS] or legal if quiet else legal, choices[k])
             if not lib.isValidMove(pair.c, pair.c_move(move)):
                 # refused: its validity was open in this state (else compare() has just reported it)
                 allowed.append(f"{where}: refused the next move ({move}); the rest of the game not compared")
+                openers.update(pair.openers)
                 break
             pair.play(move)
+        openers.update(pair.openers)
         lib.destroyGame(pair.c)
-    return bad, allowed
+    return bad, allowed, openers
 
 
 def verdict(folder: str, workdir: str, strict: bool) -> str:
@@ -196,9 +216,10 @@ def verdict(folder: str, workdir: str, strict: bool) -> str:
         os.close(read_end)
         try:
             signal.alarm(TIME_LIMIT)
-            bad, allowed = play(Path(folder), Path(workdir), strict)
+            bad, allowed, openers = play(Path(folder), Path(workdir), strict)
             found = (f"bad: {len(bad)}: " + " | ".join(bad[:5]) if bad
-                     else f"allowed: {len(allowed)}: " + " | ".join(allowed[:3]) if allowed else "same")
+                     else f"allowed under {','.join(sorted(openers))}: {len(allowed)}: " + " | ".join(allowed[:3])
+                     if allowed else "same")
         except BaseException as error:  # noqa: BLE001 - reported to the parent, whatever it is
             found = f"error: {type(error).__name__}: {error}"
         os.write(write_end, found.encode()[:6000])
@@ -232,10 +253,25 @@ def test_the_model_shows_no_difference_at_all(found: dict[str, str]) -> None:
     assert found["model"] == "same"
 
 
+# Readings whose own ruling no seeded game reaches before another ruling has opened the game: B42 needs
+# call-outs (whose B44 penalties diverge the games first), B55 an empty pile after a recycle (whose order,
+# B54, is open first).  Strict xfail: once a game shows them under their own ruling, this list must shrink.
+OWN_RULING_NOT_REACHED = {"b42_final_count_only", "b55_over_when_nothing_left"}
+
+
 @pytest.mark.parametrize("reading", READINGS, ids=lambda m: m.name)
 def test_a_reading_differs_only_where_its_ruling_allows(found: dict[str, str], reading) -> None:  # noqa: ANN001
-    assert found[reading.name].startswith("allowed:"), \
-        f"{reading.name} ({', '.join(reading.rules)}: {reading.says}): {found[reading.name]}"
+    said = found[reading.name]
+    assert said.startswith("allowed under "), f"{reading.name} ({', '.join(reading.rules)}: {reading.says}): {said}"
+
+
+@pytest.mark.parametrize("reading", [
+    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="not reached yet")) if m.name in OWN_RULING_NOT_REACHED
+    else m for m in READINGS], ids=lambda m: m.name)
+def test_a_reading_shows_a_difference_its_own_ruling_leaves_open(found: dict[str, str], reading) -> None:  # noqa: ANN001
+    said = found[reading.name]
+    openers = set(said.removeprefix("allowed under ").split(":")[0].split(","))
+    assert openers & set(reading.rules), f"{reading.name}: no difference left open by its own rulings: {said}"
 
 
 def test_every_observation_of_the_rulings_table_is_compared() -> None:
