@@ -13,11 +13,14 @@ own fixture, never a student's.
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import signal
 import subprocess
 from functools import cache
 from pathlib import Path
+from typing import Callable
 
 import cffi
 import pytest
@@ -51,6 +54,29 @@ def model(tmp: Path) -> tuple[cffi.FFI, object]:
 @pytest.fixture(scope="module")
 def c_model(tmp_path_factory: pytest.TempPathFactory) -> tuple[cffi.FFI, object]:
     return model(tmp_path_factory.mktemp("model17"))
+
+
+def in_forked_child(work: Callable[[], str], seconds: int) -> str:
+    """``work()`` in a forked child under an alarm, so a variant that crashes or loops fails only its own
+    check: what it returned, or "crashed: ..." / "error: ..." (a failure of the harness itself)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into its caller
+        os.close(read_end)
+        try:
+            signal.alarm(seconds)
+            found = work()
+        except BaseException as error:  # noqa: BLE001 - reported to the parent, whatever it is
+            found = f"error: {type(error).__name__}: {error}"
+        os.write(write_end, found.encode()[:6000])
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        said = pipe.read().decode()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        return f"crashed: signal {os.WTERMSIG(status)}" + (" (time limit)" if os.WTERMSIG(status) == 14 else "")
+    return said
 
 
 def seeded_game(seed: int) -> tuple[Deck, list[int]]:

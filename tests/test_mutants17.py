@@ -16,7 +16,6 @@ from __future__ import annotations
 import filecmp
 import importlib.util
 import os
-import signal
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -27,7 +26,7 @@ import cffi
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_model17_agreement import INCLUDE, Pair, _declarations, chosen, seeded_game  # noqa: E402
+from test_model17_agreement import INCLUDE, Pair, _declarations, chosen, in_forked_child, seeded_game  # noqa: E402, E501
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "fcd17s2" / "submissions"
 GAMES = 60  # seeds 0..59 of the agreement test, each game played until its end or the first difference
@@ -76,24 +75,7 @@ def first_difference(folder: Path, workdir: Path) -> str | None:
 
 def verdict(folder: str, workdir: str) -> str:
     """In a forked child: "agrees", "difference: ...", "crashed: ..." or "error: ..." (a harness failure)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into the pool worker
-        os.close(read_end)
-        try:
-            signal.alarm(TIME_LIMIT)
-            found = first_difference(Path(folder), Path(workdir)) or "agrees"
-        except BaseException as error:  # noqa: BLE001 - reported to the parent, whatever it is
-            found = f"error: {type(error).__name__}: {error}"
-        os.write(write_end, found.encode()[:4000])
-        os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        said = pipe.read().decode()
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        return f"crashed: signal {os.WTERMSIG(status)}" + (" (time limit)" if os.WTERMSIG(status) == 14 else "")
-    return said
+    return in_forked_child(lambda: first_difference(Path(folder), Path(workdir)) or "agrees", TIME_LIMIT)
 
 
 @cache

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import filecmp
 import importlib.util
-import os
-import signal
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -39,7 +37,7 @@ from reference.fcd17s2.rulings import OBSERVATIONS, leniency
 from reference.rulings import EVERY_OBSERVATION, Leniency
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_model17_agreement import INCLUDE, Pair, _declarations, chosen, seeded_game  # noqa: E402
+from test_model17_agreement import INCLUDE, Pair, _declarations, chosen, in_forked_child, seeded_game  # noqa: E402, E501
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "fcd17s2" / "submissions"
 GAMES = 60
@@ -209,28 +207,16 @@ def play(folder: Path, workdir: Path, strict: bool) -> tuple[list[str], list[str
 
 
 def verdict(folder: str, workdir: str, strict: bool) -> str:
-    """In a forked child: "bad: ...", "allowed: N first ...", "same", or "error: ..." / "crashed: ..."."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into the pool worker
-        os.close(read_end)
-        try:
-            signal.alarm(TIME_LIMIT)
-            bad, allowed, openers = play(Path(folder), Path(workdir), strict)
-            found = (f"bad: {len(bad)}: " + " | ".join(bad[:5]) if bad
-                     else f"allowed under {','.join(sorted(openers))}: {len(allowed)}: " + " | ".join(allowed[:3])
-                     if allowed else "same")
-        except BaseException as error:  # noqa: BLE001 - reported to the parent, whatever it is
-            found = f"error: {type(error).__name__}: {error}"
-        os.write(write_end, found.encode()[:6000])
-        os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        said = pipe.read().decode()
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        return f"crashed: signal {os.WTERMSIG(status)}" + (" (time limit)" if os.WTERMSIG(status) == 14 else "")
-    return said
+    """In a forked child: "bad: ...", "allowed under B..: N: ...", "same", or "error: ..." / "crashed: ..."."""
+    def work() -> str:
+        bad, allowed, openers = play(Path(folder), Path(workdir), strict)
+        if bad:
+            return f"bad: {len(bad)}: " + " | ".join(bad[:5])
+        if allowed:
+            return f"allowed under {','.join(sorted(openers))}: {len(allowed)}: " + " | ".join(allowed[:3])
+        return "same"
+
+    return in_forked_child(work, TIME_LIMIT)
 
 
 @cache
