@@ -60,19 +60,8 @@ class MoveSpec:
             return cls(Action.DRAW_CARD)
         if low == "end":
             return cls(Action.END_TURN)
-        card_part, _, colour_part = t.partition("/")
-        v, c, s = parse_key(card_part)
-        declared: Color | None = None
-        if colour_part:
-            letter = colour_part.strip().upper()
-            if len(letter) != 1 or letter not in COLOR_LETTERS:
-                raise NotationError(f"move {token!r}: declared colour must be one of {COLOR_LETTERS}")
-            declared = Color(COLOR_LETTERS.index(letter))
-        if v == Value.D and declared is None:
-            raise NotationError(f"move {token!r}: a D needs a declared colour, like {card_part}/G")
-        if v != Value.D and declared is not None:
-            raise NotationError(f"move {token!r}: only a D declares a colour")
-        return cls(Action.PLAY_CARD, (int(v), int(c), int(s)), declared)
+        key, declared = parse_card_move(t)
+        return cls(Action.PLAY_CARD, key, declared)
 
     def __str__(self) -> str:
         if self.action == Action.DRAW_CARD:
@@ -100,6 +89,24 @@ class MoveSpec:
         if self.next_color is not None:
             text += f" declaring {COLOR_NAMES[self.next_color]}"
         return text
+
+
+def parse_card_move(token: str, d_name: str = "D") -> tuple[tuple[int, int, int], Color | None]:
+    """A played card as written (``3RH``, ``DRQ/G``): its look and the colour declared, which a D (value 13,
+    called ``d_name`` in the messages) must carry and no other card may.  Every edition's notation."""
+    card_part, _, colour_part = token.partition("/")
+    v, c, s = parse_key(card_part)
+    declared: Color | None = None
+    if colour_part:
+        letter = colour_part.strip().upper()
+        if len(letter) != 1 or letter not in COLOR_LETTERS:
+            raise NotationError(f"move {token!r}: declared colour must be one of {COLOR_LETTERS}")
+        declared = Color(COLOR_LETTERS.index(letter))
+    if v == Value.D and declared is None:
+        raise NotationError(f"move {token!r}: a {d_name} needs a declared colour, like {card_part}/G")
+    if v != Value.D and declared is not None:
+        raise NotationError(f"move {token!r}: only a {d_name} declares a colour")
+    return (int(v), int(c), int(s)), declared
 
 
 def parse_moves(text: str) -> list[MoveSpec]:

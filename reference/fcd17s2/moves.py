@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ..cards import COLOR_LETTERS, COLOR_NAMES, Card, Color, NotationError, Value, describe_key, format_key, parse_key
+from ..cards import COLOR_LETTERS, COLOR_NAMES, Card, Color, Value, describe_key, format_key
+from ..moves import parse_card_move
 
 
 class Action(IntEnum):
@@ -83,19 +84,8 @@ class MoveSpec:
         word = ACTION_OF_WORD.get(t.lower())
         if word is not None:
             return cls(word)
-        card_part, _, colour_part = t.partition("/")
-        v, c, s = parse_key(card_part)
-        declared: Color | None = None
-        if colour_part:
-            letter = colour_part.strip().upper()
-            if len(letter) != 1 or letter not in COLOR_LETTERS:
-                raise NotationError(f"move {token!r}: declared colour must be one of {COLOR_LETTERS}")
-            declared = Color(COLOR_LETTERS.index(letter))
-        if v == Value.D and declared is None:
-            raise NotationError(f"move {token!r}: a DECLARE needs a declared colour, like {card_part}/G")
-        if v != Value.D and declared is not None:
-            raise NotationError(f"move {token!r}: only a DECLARE declares a colour")
-        return cls(Action.PLAY_CARD, (int(v), int(c), int(s)), declared)
+        key, declared = parse_card_move(t, d_name="DECLARE")
+        return cls(Action.PLAY_CARD, key, declared)
 
     def __str__(self) -> str:
         if self.action != Action.PLAY_CARD:
