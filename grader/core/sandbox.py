@@ -99,7 +99,8 @@ def sandbox_python() -> str | None:
 @functools.cache
 def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     """A world-readable copy of what the worker imports: the grading core, the one game
-    package its job belongs to, the game's other ``packages``, cffi and its backend,
+    package its job belongs to, the game's other ``packages`` (dotted names are copied at
+    their import path: another game package whose modules the job shares), cffi and its backend,
     pycparser, orjson -- and nothing else of ours (no other game, no reports, no templates).
 
     Copied (about 1.5 MB) so that the sandbox mounts nothing but these files, and so
@@ -119,7 +120,10 @@ def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     shutil.copy2(ours / "games" / "__init__.py", root / "grader" / "games")
     shutil.copytree(ours / "core", root / "grader" / "core", ignore=skip)
     shutil.copytree(ours.parent.joinpath(*game), root.joinpath(*game), ignore=skip)
-    for pkg in (*(importlib.import_module(p) for p in packages), cffi, pycparser, orjson):
+    for name in packages:  # at their import path: a game may share another game's sandbox-side modules
+        shutil.copytree(Path(importlib.import_module(name).__file__).resolve().parent, root.joinpath(*name.split(".")),
+                        ignore=skip)
+    for pkg in (cffi, pycparser, orjson):
         shutil.copytree(Path(pkg.__file__).resolve().parent, root / Path(pkg.__file__).resolve().parent.name,
                         ignore=skip)
     shutil.copy2(_cffi_backend.__file__, root)

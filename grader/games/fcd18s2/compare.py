@@ -14,20 +14,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from grader.games.fcd18s2.focus import EVERYTHING, Focus
-from grader.games.fcd18s2.observations import BY_NAME, ORDER, VALIDITY
+from grader.games.fcd18s2.focus import EVERYTHING, Focus, validity_field
+from grader.games.fcd18s2.observations import TABLE, Table
 from grader.games.fcd18s2.observe import MISSING, SKIPPED, card_label
 from grader.games.fcd18s2.play import Event
 from grader.games.fcd18s2.reference_trace import Step
 from grader.games.fcd18s2.schema import valid_observation
-from reference import Action, MoveSpec
 from reference.cards import COLOR_LETTERS, COLOR_NAMES
+from reference.rulings import EVERY_OBSERVATION
 
 # Observations whose value follows from others (the table's ``depends_on``): when one of those has
 # already differed, a difference here shows nothing new (it is excused; the test is inconclusive for it).
-DEPENDS_ON: dict[str, tuple[str, ...]] = {o.name: o.depends_on for o in BY_NAME.values() if o.depends_on}
-_PILES = tuple(o.name for o in BY_NAME.values() if o.change == "pile")
-_FOLLOW_THE_PILES = tuple(o.name for o in BY_NAME.values() if o.follows_the_piles)
+DEPENDS_ON: dict[str, tuple[str, ...]] = TABLE.depends_on
 
 
 @dataclass
@@ -38,13 +36,14 @@ class Divergence:
     got: Any
     label: str = ""  # for valid_play: the move tried; for hands: the player
     change: bool = False  # compared as what the move changed (the values had differed before)
+    table: Table = TABLE  # the edition's observations, for the words
 
     def describe(self) -> str:
-        o = BY_NAME[self.field]
+        o = self.table.by_name[self.field]
         call, meaning = o.call, o.meaning_words
-        if self.field in ("valid_play", "valid_foreign"):
-            call = f"isValidMove(PLAY_CARD {self.label})"
-        elif self.field in ("hands", "card_counts", "points") and self.label:
+        if o.shape == "answers":
+            call = answer_call(self.field, self.label)
+        elif o.shape in ("four_hands", "four_ints") and self.label:
             call = call.replace("(p", f"({self.label}")
         what = (f"{call}  -- {meaning}\n    (it already differed before this move, so what this move changed "
                 f"is compared)") if self.change else f"{call}  -- {meaning}"
@@ -63,6 +62,11 @@ class Comparison:
     @property
     def passed(self) -> bool:
         return self.divergence is None and self.identity_problem is None
+
+
+def answer_call(name: str, label: str) -> str:
+    """The isValidMove call behind one answer of a battery: ``isValidMove(PLAY_CARD 5RH)``, ``isValidMove(SAY_UNO)``."""
+    return f"isValidMove(SAY_{label.upper()})" if name == "valid_say" else f"isValidMove(PLAY_CARD {label})"
 
 
 def _show(value: Any) -> str:
@@ -107,8 +111,9 @@ class _StepJudge:
     """Compares one game's steps in order, remembering which observations have already differed."""
 
     def __init__(self, ref: list[Step], got: list[dict[str, Any]], focus: Focus,
-                 owners: dict[tuple[str, bool], str] | None) -> None:
-        self.ref, self.got, self.focus, self.owners = ref, got, focus, owners or {}
+                 owners: dict[tuple[str, bool], str] | None, table: Table) -> None:
+        self.ref, self.got, self.focus, self.owners, self.table = ref, got, focus, owners or {}, table
+        self.by_name = table.by_name
         self.tainted: set[str] = set()  # observations that have differed (outside the focus, or leniently)
         self.notes: list[str] = []
         self.inconclusive: list[str] = []
@@ -120,48 +125,62 @@ class _StepJudge:
 
     def _outside(self, k: int, name: str, d: Divergence, why: str = "") -> None:
         """A difference this test does not judge: a note (once per observation), never a failure."""
-        if name not in VALIDITY:
+        if name not in self.table.validity:
             self.tainted.add(name)
         if name in self._noted:
             return
         self._noted.add(name)
         where = "right after newGame" if k == 0 else f"after move {k}"
-        call = BY_NAME[name].call if not d.label or name not in ("valid_play", "valid_foreign") \
-            else f"isValidMove(PLAY_CARD {d.label})"
+        call = self.by_name[name].call if not d.label or self.by_name[name].shape != "answers" \
+            else answer_call(name, d.label)
         self.notes.append(f"{where}: {call} differs ({_brief(d.expected)} expected, {_brief(d.got)} got); "
                           f"{why or 'not the rule of this test'}: {self.owner(name, k)}")
 
     def judge(self, k: int, name: str, d: Divergence) -> Divergence | None:
         """The divergence if this test holds it against the submission, else None (noted)."""
-        causes = [c for c in DEPENDS_ON.get(name, ()) if c in self.tainted]
+        by_name = self.by_name
+        causes = [c for c in self.table.depends_on.get(name, ()) if c in self.tainted]
         if causes:
-            self._outside(k, name, d, f"it follows from {BY_NAME[causes[0]].call}, which differed before")
+            self._outside(k, name, d, f"it follows from {by_name[causes[0]].call}, which differed before")
             if self.focus.covers(name, k, self.ref[k].obs):
-                self.inconclusive.append(f"after move {k}: {BY_NAME[name].call} could not be judged because "
-                                         f"{BY_NAME[causes[0]].call} differed before ({self.owner(causes[0], k)})")
+                self.inconclusive.append(f"after move {k}: {by_name[name].call} could not be judged because "
+                                         f"{by_name[causes[0]].call} differed before ({self.owner(causes[0], k)})")
             return None
         if self.focus.covers(name, k, self.ref[k].obs):
             return d
         self._outside(k, name, d)
         return None
 
+    def _accepted(self, k: int, what: str, why: tuple[str, ...], text: str) -> None:
+        """A difference a LENIENT ruling accepts: a note, once per observation where a ruling leaves every
+        observation open (the readings have led to different games; nothing new is shown at each step)."""
+        if EVERY_OBSERVATION in self.ref[k].lenient.fields:
+            if f"accepted {what}" in self._noted:
+                return
+            self._noted.add(f"accepted {what}")
+        self.notes.append(f"after move {k}: {text}; accepted ({', '.join(why)})")
+
     def step(self, k: int) -> Divergence | None:
         exp, len_, obs = self.ref[k].obs, self.ref[k].lenient, self.got[k]
-        for name in ORDER:
+        by_name = self.by_name
+        for name in self.table.order:
             if name not in exp:
                 continue
             e, g = exp[name], obs.get(name, MISSING)
             if _absent(g):
                 continue  # the API-completeness tests report missing functions; crashed probes are charged apart
-            if name in ("valid_play", "valid_foreign"):
+            if by_name[name].shape == "answers":
                 for label, ev in e.items():
                     gv = g.get(label)
                     if gv is None or ev == gv:
                         continue  # a card not in the submission's hand: 'hand' reports that
                     if name == "valid_play" and len_.play_is_lenient(_card_key(label)):
-                        why = len_.why(name, _card_key(label))
-                        self.notes.append(f"after move {k}: isValidMove(PLAY_CARD {label}) gave {_show(gv)}, the "
-                                          f"reference {_show(ev)}; accepted ({', '.join(why)})")
+                        self._accepted(k, f"{name} {label}", len_.why(name, _card_key(label)),
+                                       f"{answer_call(name, label)} gave {_show(gv)}, the reference {_show(ev)}")
+                        continue
+                    if name not in ("valid_play", "valid_foreign") and len_.field_is_lenient(name):
+                        self._accepted(k, f"{name} {label}", len_.why(name),
+                                       f"{answer_call(name, label)} gave {_show(gv)}, the reference {_show(ev)}")
                         continue
                     if name == "valid_foreign" and len_.field_is_lenient(name):
                         continue
@@ -172,27 +191,30 @@ class _StepJudge:
             if name == "winner" and e != g and len_.winner_accepts and g in len_.winner_accepts:
                 self.notes.append(f"after move {k}: gameWinner() {g} accepted (A50)")
                 continue
-            if _same(name, e, g):
+            if _same(self.table, name, e, g):
                 self.tainted.discard(name)
                 continue
             if len_.field_is_lenient(name):
-                self.notes.append(f"after move {k}: {BY_NAME[name].call} differs ({_brief(e)} vs {_brief(g)}); "
-                                  f"accepted ({', '.join(len_.why(name))})")
+                self._accepted(k, name, len_.why(name), f"{by_name[name].call} differs ({_brief(e)} vs {_brief(g)})")
                 continue
-            if k > 0 and (name in self.tainted or (name in _FOLLOW_THE_PILES and self.tainted & set(_PILES))):
-                change = _change(name, self.ref[k - 1].obs, exp, self.got[k - 1], obs, self.tainted)
+            piles = set(self.table.piles)
+            if k > 0 and (name in self.tainted or (name in self.table.follow_the_piles and self.tainted & piles)):
+                change = _change(self.table, name, self.ref[k - 1].obs, exp, self.got[k - 1], obs, self.tainted)
                 if change is None:
                     self.tainted.add(name)  # it differed before; this move changed it as it should
                     continue
                 d = self.judge(k, name, change)
             else:
-                d = self.judge(k, name, _divergence(k, name, e, g))
+                d = self.judge(k, name, _divergence(self.table, k, name, e, g))
             if d:
                 return d
         return None
 
 
 def _brief(v: Any) -> str:
+    if isinstance(v, list) and len(v) == 2 and all(isinstance(t, list) and all(isinstance(m, str) for m in t)
+                                                   for t in v):
+        return _history(v)  # a history: two turns of moves
     if isinstance(v, list) and v and isinstance(v[0], list):
         if v and isinstance(v[0][0], list):  # hands
             return "other hands"
@@ -204,17 +226,18 @@ def _card_key(label: str) -> tuple[int, int, int]:
     return (int(label[0], 16), COLOR_LETTERS.index(label[1]), "HDCSQ".index(label[2]))
 
 
-def _same(name: str, e: Any, g: Any) -> bool:
+def _same(table: Table, name: str, e: Any, g: Any) -> bool:
     if e == g:
         return True
-    if name == "top_discard":
+    o = table.by_name[name]
+    if o.shape == "card":
         return (e is None and g is None) or (e is not None and g is not None and e[:3] == g[:3])
-    if name == "hand":
-        return _multiset(e) == _multiset(g)
-    if name == "hands":
-        return len(e) == len(g) and all(_multiset(a) == _multiset(b) for a, b in zip(e, g))
-    if name in ("deck_pile", "discard_pile"):
+    if o.shape == "cards" and o.change == "pile":
         return _keys(e) == _keys(g)  # piles: order matters
+    if o.shape == "cards":
+        return _multiset(e) == _multiset(g)  # a hand: the rules fix no order
+    if o.shape == "four_hands":
+        return len(e) == len(g) and all(_multiset(a) == _multiset(b) for a, b in zip(e, g))
     return False
 
 
@@ -223,20 +246,21 @@ def _cards_change(before: list[list[int]], after: list[list[int]]) -> tuple[Coun
     return b - a, a - b  # lost, gained
 
 
-def _change(name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any], gn: dict[str, Any],
-            tainted: set[str]) -> Divergence | None:
+def _change(table: Table, name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any],
+            gn: dict[str, Any], tainted: set[str]) -> Divergence | None:
     """Judge move k by what it changed, for an observation whose values differ: None if the
     change is right (the difference came from before), else the divergence of the change."""
     e0, e1, g0, g1 = ep.get(name), en[name], gp.get(name), gn[name]
     if _absent(g0) or name not in ep:
         return None
-    faces_unknown = bool(tainted & set(_PILES))  # drawn cards may rightly differ
+    faces_unknown = bool(tainted & set(table.piles))  # drawn cards may rightly differ
+    o = table.by_name[name]
     player_changed = ep.get("current_player") != en.get("current_player")
 
     def diff(exp_change: Any, got_change: Any) -> Divergence | None:
         return None if exp_change == got_change else Divergence(-1, name, exp_change, got_change, change=True)
 
-    kind = BY_NAME[name].change
+    kind = o.change
     if kind in ("own_counter", "own_cards") and player_changed:
         return None  # another player's hand: nothing to compare it with
     if kind in ("counter", "own_counter"):
@@ -244,10 +268,10 @@ def _change(name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any
     if kind == "seat":
         return diff(f"{(e1 - e0) % 4:+d} seat(s)", f"{(g1 - g0) % 4:+d} seat(s)")
     if kind == "value":
-        show = (lambda c: "NULL" if c is None else card_label(c)) if BY_NAME[name].shape == "card" else _show
-        same0 = _same(name, e0, e1)
+        show = (lambda c: "NULL" if c is None else card_label(c)) if o.shape == "card" else _show
+        same0 = _same(table, name, e0, e1)
         return diff("unchanged" if same0 else f"becomes {show(e1)}",
-                    "unchanged" if _same(name, g0, g1) else f"becomes {show(g1)}")
+                    "unchanged" if _same(table, name, g0, g1) else f"becomes {show(g1)}")
     if kind in ("cards", "own_cards"):
         pairs = [(e0, e1, g0, g1)] if kind == "own_cards" else list(zip(e0, e1, g0, g1))
         for p, (a0, a1, b0, b1) in enumerate(pairs):
@@ -262,7 +286,7 @@ def _change(name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any
                 return d
         return None
     if kind == "per_player":
-        if BY_NAME[name].follows_the_piles and faces_unknown:
+        if o.follows_the_piles and faces_unknown:
             return None
         for p, (a0, a1, b0, b1) in enumerate(zip(e0, e1, g0, g1)):
             if _absent(b0) or _absent(b1):
@@ -273,52 +297,59 @@ def _change(name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any
     return None  # piles, validity, deck counts: once they have differed, nothing new (``CHANGES``)
 
 
-def _divergence(k: int, name: str, e: Any, g: Any) -> Divergence:
-    if name == "hand":
+def _divergence(table: Table, k: int, name: str, e: Any, g: Any) -> Divergence:
+    o = table.by_name[name]
+    if o.shape == "cards" and o.change == "pile":
+        return Divergence(k, name, " ".join(_keys(e)) or "(empty)", " ".join(_keys(g)) or "(empty)")
+    if o.shape == "cards":
         exp, got = _hand_difference(_multiset(e), _multiset(g))
         return Divergence(k, name, exp, got)
-    if name == "hands":
+    if o.shape == "four_hands":
         for p, (a, b) in enumerate(zip(e, g)):
             if _multiset(a) != _multiset(b):
                 exp, got = _hand_difference(_multiset(a), _multiset(b))
                 return Divergence(k, name, exp, got, label=str(p))
-    if name in ("card_counts", "points", "num_of_suit", "num_of_color", "num_of_value"):
+    if o.shape == "four_ints" or o.shape.startswith("ints_"):
         for p, (a, b) in enumerate(zip(e, g)):
             if a != b:
                 return Divergence(k, name, a, b, label=str(p))
-    if name in ("deck_pile", "discard_pile"):
-        return Divergence(k, name, " ".join(_keys(e)) or "(empty)", " ".join(_keys(g)) or "(empty)")
-    if name == "top_discard":
+    if o.shape == "card":
         return Divergence(k, name, card_label(e) if e else None, card_label(g) if g else None)
+    if o.shape == "history":
+        return Divergence(k, name, _history(e), _history(g))
     if name == "current_color":
         return Divergence(k, name, _colour(e), _colour(g))
     return Divergence(k, name, e, g)
+
+
+def _history(turns: Any) -> str:
+    """The previous turn's moves and this turn's, as a student reads them."""
+    previous, current = turns
+    return f"previous turn: {' '.join(previous) or '(none)'}; this turn: {' '.join(current) or '(none)'}"
 
 
 def _colour(c: int) -> str:
     return f"{c} ({COLOR_NAMES[c]})" if isinstance(c, int) and 0 <= c < 5 else str(c)
 
 
-def validity_label(spec: MoveSpec) -> tuple[str, str]:
-    """Which observation holds isValidMove for this move, and under which label."""
-    if spec.action == Action.DRAW_CARD:
-        return "valid_draw", ""
-    if spec.action == Action.END_TURN:
-        return "valid_end", ""
-    return "valid_play", str(spec)
+def validity_label(spec: Any) -> tuple[str, str]:
+    """Which observation holds isValidMove for this move (a move of either edition), and under which label."""
+    name = validity_field(str(spec))
+    return name, (str(spec) if name in ("valid_play", "valid_say") else "")
 
 
-def _move_is_lenient(spec: MoveSpec, step: Step) -> bool:
+def _move_is_lenient(spec: Any, step: Step) -> bool:
     """Does a LENIENT ruling leave this move's validity open in the state before it?"""
     name, _label = validity_label(spec)
     if name == "valid_play":
-        return step.lenient.play_is_lenient(spec.card_key)  # type: ignore[arg-type]
+        return step.lenient.play_is_lenient(spec.card_key)
     return step.lenient.field_is_lenient(name)
 
 
-def _identity_problem(k: int, spec: MoveSpec, before: dict[str, Any], after: dict[str, Any]) -> str | None:
-    """A46: the played card is the new top discard; a drawn card is the former top of the draw pile."""
-    if spec.action == Action.PLAY_CARD:
+def _identity_problem(k: int, spec: Any, before: dict[str, Any], after: dict[str, Any]) -> str | None:
+    """A46 (B3 in 2017): the played card is the new top discard; a drawn card is the former top of the
+    draw pile (where the edition shows the draw pile)."""
+    if validity_field(str(spec)) == "valid_play":
         hand, top = before.get("hand"), after.get("top_discard")
         if _absent(hand) or hand is None or _absent(top) or top is None:
             return None
@@ -327,7 +358,7 @@ def _identity_problem(k: int, spec: MoveSpec, before: dict[str, Any], after: dic
             return (f"after move {k} the top discard looks like {card_label(top)} but is not the very card "
                     f"that was played (a different Card pointer). topDiscard() must return the played card "
                     f"itself, not a copy (A46).")
-    elif spec.action == Action.DRAW_CARD:
+    elif str(spec) == "draw":
         pile, hand = before.get("deck_pile"), after.get("hand")
         if _absent(pile) or not pile or _absent(hand) or hand is None:
             return None
@@ -341,25 +372,27 @@ def _identity_problem(k: int, spec: MoveSpec, before: dict[str, Any], after: dic
     return None
 
 
-def _recycled(exp: dict[str, Any], got: dict[str, Any]) -> bool:
+def _recycled(table: Table, exp: dict[str, Any], got: dict[str, Any]) -> bool:
     """Do the piles show a recycle the reference has not made yet (A22's eager reading)?"""
-    return any(not _absent(got[p]) and not _same(p, exp[p], got[p]) for p in _PILES)
+    return any(not _absent(got[p]) and not _same(table, p, exp[p], got[p]) for p in table.piles)
 
 
-def compare(moves: Sequence[MoveSpec], ref: list[Step], got: list[dict[str, Any]],
+def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
             events: list[dict[str, Any]] | None = None, *, focus: Focus = EVERYTHING,
-            owners: dict[tuple[str, bool], str] | None = None) -> Comparison:
+            owners: dict[tuple[str, bool], str] | None = None, table: Table = TABLE) -> Comparison:
     """The first difference this test holds against the submission, or none.
 
     Only observations in ``focus`` can fail the test; other differences are notes
     naming the test that owns them (``owners``).  An observation that has differed
     is judged afterwards on what each move changed, so a bug is not counted again.
     """
-    judge = _StepJudge(ref, got, focus, owners)
+    judge = _StepJudge(ref, got, focus, owners, table)
     stop_events = {e.get("i"): Event(e["t"]) for e in events or []
                    if e.get("t") in (Event.REFUSED.value, Event.NO_CARD.value)}
 
     def result(d: Divergence | None = None, **kw: Any) -> Comparison:
+        if d is not None:
+            d.table = table
         return Comparison(d, notes=judge.notes, inconclusive=judge.inconclusive, **kw)
 
     for k, obs in enumerate(got):
@@ -368,7 +401,7 @@ def compare(moves: Sequence[MoveSpec], ref: list[Step], got: list[dict[str, Any]
         if obs == ref[k].obs:  # the whole step as the reference has it: nothing differs, nothing to note
             judge.tainted -= obs.keys()
         else:
-            problem = valid_observation(obs, first=(k == 0))
+            problem = valid_observation(obs, first=(k == 0), table=table)
             if problem:
                 return result(Divergence(k, "winner", "a readable observation", problem), compared_steps=k)
             d = judge.step(k)
@@ -384,7 +417,7 @@ def compare(moves: Sequence[MoveSpec], ref: list[Step], got: list[dict[str, Any]
                 judge.notes.append(f"{ident} Not the rule of this test: {judge.owner('identity', k)}")
         if ref[k].lenient.winner_accepts and obs["winner"] != ref[k].obs["winner"]:
             return result(None, compared_steps=k, cut_at=k)
-        if "A22" in ref[k].lenient.why("deck_pile") and _recycled(ref[k].obs, obs):
+        if "A22" in ref[k].lenient.why("deck_pile") and _recycled(table, ref[k].obs, obs):
             judge.notes.append(f"after move {k}: your draw pile was refilled as soon as it ran out (A22, accepted); "
                                f"from here the two games hold different cards, so the rest was not compared")
             return result(None, compared_steps=k, cut_at=k)

@@ -10,24 +10,23 @@ from __future__ import annotations
 from typing import Sequence
 
 from grader.games.fcd18s2.compare import Comparison
-from grader.games.fcd18s2.observations import BY_NAME
+from grader.games.fcd18s2.edition import FCD18, Edition
 from grader.games.fcd18s2.reference_trace import play
-from reference import Action, Deck, MoveSpec
-from reference.rulings import BY_ID
+from reference import Deck, MoveSpec
 
 
-def moves_by_turn(deck: Deck, moves: Sequence[MoveSpec], upto: int) -> str:
+def moves_by_turn(deck: Deck, moves: Sequence[MoveSpec], upto: int, edition: Edition = FCD18) -> str:
     """``turn 0, player 0: 2RH end | turn 1, player 1: draw end`` for the first ``upto`` moves."""
     if upto == 0:
         return "(none: straight after newGame)"
-    game = play(deck, [], 0)
+    game = play(deck, [], 0, edition)
     parts: list[str] = []
     current: list[str] = []
     label = f"turn 0, player {game.current_player()}:"
     for spec in moves[:upto]:
         current.append(str(spec))
         game.play_move(game.resolve(spec))
-        if spec.action == Action.END_TURN:
+        if str(spec) == "end":
             parts.append(f"{label} {' '.join(current)}")
             current = []
             label = f"turn {game.current_turn()}, player {game.current_player()}:"
@@ -36,30 +35,31 @@ def moves_by_turn(deck: Deck, moves: Sequence[MoveSpec], upto: int) -> str:
     return "\n    ".join(parts)
 
 
-def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpec], cmp: Comparison) -> str:
+def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpec], cmp: Comparison,
+            edition: Edition = FCD18) -> str:
     """The failure message for a wrong result.  ``says`` empty: cite the rule of the observation."""
     step = cmp.divergence.step if cmp.divergence else cmp.compared_steps
     if not says:
-        o = BY_NAME[cmp.divergence.field if cmp.divergence else "identity"]
+        o = edition.table.by_name[cmp.divergence.field if cmp.divergence else "identity"]
         says, rules = o.rule, list(o.clauses)
     lines = [f"Rule ({', '.join(rules)}): {says}"]
     if step == 0:
         lines.append("Straight after newGame(deck):")
     else:
         spec = moves[step - 1]
-        before = play(deck, moves, step - 1)
-        lines.append(f"Moves so far:\n    {moves_by_turn(deck, moves, step)}")
+        before = play(deck, moves, step - 1, edition)
+        lines.append(f"Moves so far:\n    {moves_by_turn(deck, moves, step, edition)}")
         lines.append(f"After move {step} (player {before.current_player()} {spec.describe()}):")
     if cmp.divergence:
         lines.append("  " + cmp.divergence.describe())
     else:
         lines.append("  " + str(cmp.identity_problem))
-    state = play(deck, moves, max(step - 1, 0))
+    state = play(deck, moves, max(step - 1, 0), edition)
     lines.append(("State before that move" if step else "The game as dealt") + " (reference):")
     lines.extend("    " + line for line in state.describe().splitlines())
     differs = cmp.divergence.field if cmp.divergence else None
     for rid in rules:
-        r = BY_ID.get(rid)
+        r = edition.rulings.get(rid)
         if r is not None and r.touches(differs):  # only where the open question touches what differed
             lines.append(f"Note: {rid} is a ruling where the rules are silent; the grader accepts: "
                          + "; ".join(r.readings))

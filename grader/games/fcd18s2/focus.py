@@ -18,24 +18,30 @@ so a bug is charged once, by the tests of its own rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from grader.games.fcd18s2.observations import BY_NAME, OBSERVATIONS, SCOPES
+from grader.games.fcd18s2.observations import TABLE, Table
 
 # How the scenario format's expectation keys name observations.
 _EXPECT_KEYS = {"deck_top": "deck_pile", "discard_top": "discard_pile"}
 
 
-def _validity_field(label: str) -> str:
-    low = label.lower()
-    return "valid_draw" if low == "draw" else "valid_end" if low == "end" else "valid_play"
+# isValidMove of a move that is a word of the notation, by edition: drawing and ending the turn in both,
+# the three calls of 2017 in one observation.
+_VALIDITY_OF_WORD = {"draw": "valid_draw", "end": "valid_end", "uno": "valid_say", "duo": "valid_say",
+                     "trio": "valid_say"}
+
+
+def validity_field(label: str) -> str:
+    """Which observation holds isValidMove for a move written in the notation (``draw``, ``5RH``)."""
+    return _VALIDITY_OF_WORD.get(label.lower(), "valid_play")
 
 
 def expected_observations(key: str, value: Any) -> set[str]:
     """The observations one expectation entry (``key = value``) names."""
     if key in ("valid", "invalid"):
-        return {_validity_field(label) for label in value}
+        return {validity_field(label) for label in value}
     return {_EXPECT_KEYS.get(key, key)}
 
 
@@ -45,31 +51,38 @@ class Focus:
 
     at_start: dict[str, tuple[str, ...]]  # judged right after newGame
     on_moves: dict[str, tuple[str, ...]]  # judged after each move
+    scopes: Mapping[tuple[str, str], Callable[[dict[str, Any]], bool]] = field(default_factory=dict)  # the table's
 
     def covers(self, name: str, step: int, obs: dict[str, Any] | None = None) -> bool:
         """Is ``name`` judged at ``step``?  ``obs``: the reference's observation there, for clauses that
         govern it only in some states (``SCOPES``)."""
         via = (self.at_start if step == 0 else self.on_moves).get(name, ())
-        return any(obs is None or (name, c) not in SCOPES or SCOPES[(name, c)](obs) for c in via)
+        scopes = self.scopes
+        return any(obs is None or (name, c) not in scopes or scopes[(name, c)](obs) for c in via)
 
     def names(self) -> frozenset[str]:
         return frozenset(self.at_start) | frozenset(self.on_moves)
 
 
-EVERYTHING = Focus({n: ("*",) for n in BY_NAME}, {n: ("*",) for n in BY_NAME})
+def everything(table: Table = TABLE) -> Focus:
+    """The focus of a test that judges every observation (a random game)."""
+    return Focus({n: ("*",) for n in table.by_name}, {n: ("*",) for n in table.by_name})
 
 
-def focus_of(rules: Iterable[str]) -> Focus:
+EVERYTHING = everything()
+
+
+def focus_of(rules: Iterable[str], table: Table = TABLE) -> Focus:
     """The focus of a test checking ``rules``."""
     rules = tuple(rules)
     start: dict[str, tuple[str, ...]] = {}
     moves: dict[str, tuple[str, ...]] = {}
-    for o in (*OBSERVATIONS, BY_NAME["identity"]):
+    for o in table.by_name.values():
         if via := tuple(r for r in rules if r in o.meaning + o.at_start):
             start[o.name] = via
         if via := tuple(r for r in rules if r in o.meaning + o.on_moves):
             moves[o.name] = via
-    return Focus(start, moves)
+    return Focus(start, moves, table.scopes)
 
 
 def expected_names(expectations: Sequence[Any]) -> set[tuple[int, str]]:
@@ -78,7 +91,7 @@ def expected_names(expectations: Sequence[Any]) -> set[tuple[int, str]]:
             for name in expected_observations(k, v)}
 
 
-def owners(scenarios: Sequence[Any]) -> dict[tuple[str, bool], str]:
+def owners(scenarios: Sequence[Any], table: Table = TABLE) -> dict[tuple[str, bool], str]:
     """``(observation, after_moves) -> test id``: the test a difference outside a focus points to.
 
     The owner is a scenario that judges the observation in that phase (right after newGame, or
@@ -87,7 +100,7 @@ def owners(scenarios: Sequence[Any]) -> dict[tuple[str, bool], str]:
     """
     found: dict[tuple[str, bool], tuple[tuple[int, int, int], str]] = {}
     for order, s in enumerate(scenarios):
-        f = focus_of(s.rules)
+        f = focus_of(s.rules, table)
         named = {(n, step > 0) for step, n in expected_names(s.expectations)}
         for phase, names in ((False, f.at_start), (True, f.on_moves)):
             for n in names:

@@ -27,77 +27,104 @@ HEADERS = ("Card.h", "Game.h")  # the API: the cffi declarations are read from t
 COURSE_HEADERS = HEADERS + ("player.h",)  # every header the course gave students: a submission may include any
 
 
+class Api:
+    """One edition's C interface, read from the headers students include: its declarations, its
+    functions in header order, the cffi type of each (built once per process)."""
+
+    def __init__(self, include_dir: Path, headers: tuple[str, ...]) -> None:
+        self.include_dir, self.headers = include_dir, headers
+        self._ffi: cffi.FFI | None = None
+        self._types: dict[str, Any] | None = None
+        self.functions = self._declared_functions()
+
+    def header_text(self, name: str) -> str:
+        return (self.include_dir / name).read_text()
+
+    def _declared_functions(self) -> tuple[str, ...]:
+        """The functions the API headers declare, in header order: the one list of the API."""
+        names: list[str] = []
+        for name in self.headers:
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", self.header_text(name), flags=re.S)
+            names += re.findall(r"^\s*\w+\s*\**\s*(\w+)\s*\([^;{]*\)\s*;", text, re.M)
+        return tuple(names)
+
+    def header_constants(self) -> dict[str, int]:
+        """``#define NAME <int>`` lines of the headers (NUM_PLAYERS, NOT_FINISHED, ...)."""
+        found: dict[str, int] = {}
+        for name in self.headers:
+            for m in re.finditer(r"^#define\s+(\w+)\s+(-?\d+)\s*$", self.header_text(name), re.M):
+                found[m.group(1)] = int(m.group(2))
+        return found
+
+    def cdef_source(self) -> str:
+        """The headers as cffi declarations: no comments, no preprocessor lines."""
+        parts = []
+        for name in self.headers:
+            text = re.sub(r"/\*.*?\*/", "", self.header_text(name), flags=re.S)
+            text = re.sub(r"//[^\n]*", "", text)
+            parts.append("\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#")))
+        return "\n".join(parts)
+
+    def ffi(self) -> cffi.FFI:
+        if self._ffi is None:
+            f = cffi.FFI()
+            f.cdef(self.cdef_source())
+            self._ffi = f
+        return self._ffi
+
+    def function_types(self) -> dict[str, Any]:
+        """The cffi type of each API function, built from the declarations once.
+
+        ``CLibrary`` looks symbols up with these directly (``load_function``) rather
+        than through the attribute machinery of ``ffi.dlopen``, which builds a class
+        and an accessor table per library: a third of a millisecond in every fork child.
+        """
+        if self._types is None:
+            f = self.ffi()
+            with f._lock:  # cffi's own type cache; private, but this is the cffi module
+                self._types = {name: f._get_cached_btype(f._parser._declarations["function " + name][0])
+                               for name in self.functions}
+        return self._types
+
+
+API = Api(INCLUDE_DIR, HEADERS)  # the 2018 interface
+API_FUNCTIONS = API.functions  # 31 functions: Card.h's, then Game.h's
+
 
 def header_text(name: str) -> str:
-    return (INCLUDE_DIR / name).read_text()
-
-
-def _declared_functions() -> tuple[str, ...]:
-    """The functions the API headers declare, in header order: the one list of the API."""
-    names: list[str] = []
-    for name in HEADERS:
-        text = re.sub(r"/\*.*?\*/|//[^\n]*", "", header_text(name), flags=re.S)
-        names += re.findall(r"^\s*\w+\s*\**\s*(\w+)\s*\([^;{]*\)\s*;", text, re.M)
-    return tuple(names)
-
-
-API_FUNCTIONS = _declared_functions()  # 31 functions: Card.h's, then Game.h's
+    return API.header_text(name)
 
 
 def header_constants() -> dict[str, int]:
-    """``#define NAME <int>`` lines of the headers (NUM_PLAYERS, NOT_FINISHED, ...)."""
-    found: dict[str, int] = {}
-    for name in HEADERS:
-        for m in re.finditer(r"^#define\s+(\w+)\s+(-?\d+)\s*$", header_text(name), re.M):
-            found[m.group(1)] = int(m.group(2))
-    return found
+    return API.header_constants()
 
 
-@cache
 def cdef_source() -> str:
-    """The headers as cffi declarations: no comments, no preprocessor lines."""
-    parts = []
-    for name in HEADERS:
-        text = re.sub(r"/\*.*?\*/", "", header_text(name), flags=re.S)
-        text = re.sub(r"//[^\n]*", "", text)
-        parts.append("\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#")))
-    return "\n".join(parts)
+    return API.cdef_source()
 
 
-@cache
 def ffi() -> cffi.FFI:
-    f = cffi.FFI()
-    f.cdef(cdef_source())
-    return f
+    return API.ffi()
 
 
-@cache
 def function_types() -> dict[str, Any]:
-    """The cffi type of each API function, built from the declarations once.
-
-    ``CLibrary`` looks symbols up with these directly (``load_function``) rather
-    than through the attribute machinery of ``ffi.dlopen``, which builds a class
-    and an accessor table per library: a third of a millisecond in every fork child.
-    """
-    f = ffi()
-    with f._lock:  # cffi's own type cache; private, but this is the cffi module
-        return {name: f._get_cached_btype(f._parser._declarations["function " + name][0])
-                for name in API_FUNCTIONS}
+    return API.function_types()
 
 
-def warm_up() -> None:
+def warm_up(api: Api = API) -> None:
     """Build, once, what every fork child would otherwise build again: the call
-    interfaces of the 31 functions (cffi makes them on first use) and the game
+    interfaces of the API's functions (cffi makes them on first use) and the game
     class of a complete submission.  Called in the fork server before any fork;
     no student code is involved."""
-    f = ffi()
-    function_types()
+    f = api.ffi()
+    api.function_types()
     for ctype in ("value[]", "color[]", "suit[]", "playerMove *", "uintptr_t", "Card"):
         f.typeof(ctype)  # the type strings the adapter uses, parsed once here
-    _game_class(frozenset(API_FUNCTIONS))
-    observer_entry_type()
-    for ctype in ("void *[]", "int32_t[]", "int64_t *", "int32_t *", "void *"):
-        observer_ffi().typeof(ctype)
+    _game_class(api, frozenset(api.functions))
+    if api is API:
+        observer_entry_type()
+        for ctype in ("void *[]", "int32_t[]", "int64_t *", "int32_t *", "void *"):
+            observer_ffi().typeof(ctype)
 
 
 def snake(name: str) -> str:
@@ -122,19 +149,20 @@ class CCard:
 class CLibrary:
     """A loaded submission: which functions it has, and games made with it."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, api: Api = API) -> None:
+        self.api = api
         try:  # flags 0 = RTLD_NOW, as ffi.dlopen; and no find_library() fallback on failure
-            self.lib = ffi()._backend.load_library(str(path), 0)
+            self.lib = api.ffi()._backend.load_library(str(path), 0)
         except OSError as err:
             raise LoadError(str(err)) from err
         self.functions: dict[str, Callable[..., Any]] = {}
         self.missing: list[str] = []
-        for name, btype in function_types().items():
+        for name, btype in api.function_types().items():
             try:
                 self.functions[name] = self.lib.load_function(btype, name)
             except AttributeError:
                 self.missing.append(name)
-        self._game_class = _game_class(frozenset(self.functions))
+        self._game_class = _game_class(api, frozenset(self.functions))
 
     def has(self, name: str) -> bool:
         return name in self.functions
@@ -165,7 +193,7 @@ class CLibrary:
             f.release(out)
 
     def new_game(self, values: Sequence[int], colors: Sequence[int], suits: Sequence[int]) -> CGame | None:
-        f = ffi()
+        f = self.api.ffi()
         n = len(values)
         handle = self.functions["newGame"](
             n, f.new("value[]", list(values)), f.new("color[]", list(colors)), f.new("suit[]", list(suits))
@@ -181,21 +209,32 @@ class CGame:
     def __init__(self, library: CLibrary, handle: Any) -> None:
         self._lib = library
         self._fn = library.functions
+        self._ffi = library.api.ffi()
         self._handle = handle
 
     def card(self, ptr: Any) -> CCard | None:
-        if ptr == ffi().NULL:
+        f = self._ffi
+        if ptr == f.NULL:
             return None
         fn = self._fn
         return CCard(int(fn["cardValue"](ptr)), int(fn["cardColor"](ptr)), int(fn["cardSuit"](ptr)),
-                     int(ffi().cast("uintptr_t", ptr)), ptr)
+                     int(f.cast("uintptr_t", ptr)), ptr)
 
     def c_move(self, move: Any) -> Any:
-        m = ffi().new("playerMove *")
+        m = self._ffi.new("playerMove *")
         m.action = int(move.action)
         m.nextColor = int(move.next_color) if move.next_color is not None else 0
-        m.card = move.card.ptr if move.card is not None else ffi().NULL
+        m.card = move.card.ptr if move.card is not None else self._ffi.NULL
         return m[0]
+
+
+@dataclass(frozen=True, slots=True)
+class CMove:
+    """A ``playerMove`` a submission returned (2017's ``pastMove``): its three fields as read."""
+
+    action: int
+    next_color: int
+    card: CCard | None
 
 
 @cache
@@ -242,22 +281,28 @@ def _destroy_game(self: CGame) -> None:
     self._fn["destroyGame"](self._handle)
 
 
+def _past_move(self: CGame, turn: int, index: int) -> CMove:
+    m = self._fn["pastMove"](self._handle, turn, index)
+    return CMove(int(m.action), int(m.nextColor), self.card(m.card))
+
+
 # The game functions wrapped by hand; every other query on a Game is wrapped by what it returns
-# (an int, or a Card), read from its declaration.  getCurrentColor returns int (A38).
-_OTHER = {"isValidMove": _is_valid_move, "playMove": _play_move, "destroyGame": _destroy_game}
+# (an int or an enum, or a Card), read from its declaration.  getCurrentColor returns int (A38).
+_OTHER = {"isValidMove": _is_valid_move, "playMove": _play_move, "destroyGame": _destroy_game,
+          "pastMove": _past_move}
 
 
-@cache
-def _queries() -> tuple[dict[str, int], tuple[str, ...]]:
-    """The queries on a Game, from the declarations: int-valued ones with their number of extra
-    arguments, and Card-valued ones."""
+def _queries(api: Api) -> tuple[dict[str, int], tuple[str, ...]]:
+    """The queries on a Game, from the declarations: int-valued ones (an enum is an int: 2017's
+    ``playDirection``) with their number of extra arguments, and Card-valued ones."""
     ints: dict[str, int] = {}
     cards: list[str] = []
-    game_type, card_type, int_type = ffi().typeof("Game"), ffi().typeof("Card"), ffi().typeof("int")
-    for cname, ftype in function_types().items():
+    f = api.ffi()
+    game_type, card_type, int_type = f.typeof("Game"), f.typeof("Card"), f.typeof("int")
+    for cname, ftype in api.function_types().items():
         if cname in _OTHER or not ftype.args or ftype.args[0] is not game_type:
             continue
-        if ftype.result is int_type:
+        if ftype.result is int_type or ftype.result.kind == "enum":
             ints[cname] = len(ftype.args) - 1
         elif ftype.result is card_type:
             cards.append(cname)
@@ -265,11 +310,11 @@ def _queries() -> tuple[dict[str, int], tuple[str, ...]]:
 
 
 @cache
-def _game_class(available: frozenset[str]) -> type[CGame]:
+def _game_class(api: Api, available: frozenset[str]) -> type[CGame]:
     """A CGame subclass with exactly the methods whose C functions exist."""
     methods: dict[str, Any] = {}
     card_getters = all(n in available for n in ("cardValue", "cardColor", "cardSuit"))
-    int_queries, card_queries = _queries()
+    int_queries, card_queries = _queries(api)
     for cname, nargs in int_queries.items():
         if cname in available:
             methods[snake(cname)] = _int_method(cname, nargs)
@@ -277,6 +322,6 @@ def _game_class(available: frozenset[str]) -> type[CGame]:
         if cname in available and card_getters:
             methods[snake(cname)] = _card_method(cname)
     for cname, fn in _OTHER.items():
-        if cname in available:
+        if cname in available and (cname != "pastMove" or card_getters):
             methods[snake(cname)] = fn
     return type("CGame", (CGame,), methods)

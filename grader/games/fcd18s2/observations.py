@@ -22,7 +22,8 @@ already differed, a difference here shows nothing new.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from functools import cached_property
+from typing import Any, Callable, Mapping
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,10 +203,47 @@ IDENTITY = Observation("identity", "none", "topDiscard() / handCard(i)", "the ve
                        "The card played becomes the top discard, and a drawn card is the former top of the draw "
                        "pile: the same Card, not a copy.", meaning=("A46", "R18"))
 
-BY_NAME: dict[str, Observation] = {o.name: o for o in (*OBSERVATIONS, IDENTITY)}
-ORDER: tuple[str, ...] = tuple(o.name for o in OBSERVATIONS)
-VALIDITY = tuple(o.name for o in OBSERVATIONS if o.family == "validity")
-DECK_COUNTS = tuple(o.name for o in OBSERVATIONS if o.family == "deck_counts")
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """One edition's observation table as a value: what the comparison, a test's focus, the
+    scenario loader and the shape check read, so every Final Card-Down edition shares them
+    (``grader.games.fcd17s2.observations`` is the 2017 table)."""
+
+    observations: tuple[Observation, ...]
+    identity: Observation  # checked between steps, not a field of a step
+    families: Mapping[str, str]
+    scopes: Mapping[tuple[str, str], Callable[[dict[str, Any]], bool]]
+
+    @cached_property
+    def by_name(self) -> dict[str, Observation]:
+        return {o.name: o for o in (*self.observations, self.identity)}
+
+    @cached_property
+    def order(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.observations)
+
+    @cached_property
+    def validity(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.observations if o.family == "validity")
+
+    @cached_property
+    def deck_counts(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.observations if o.family == "deck_counts")
+
+    @cached_property
+    def depends_on(self) -> dict[str, tuple[str, ...]]:
+        return {o.name: o.depends_on for o in self.by_name.values() if o.depends_on}
+
+    @cached_property
+    def piles(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.observations if o.change == "pile")
+
+    @cached_property
+    def follow_the_piles(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.observations if o.follows_the_piles)
+
 
 
 # ---- where a clause governs an observation only in some states (over the reference's observation) --------
@@ -232,3 +270,10 @@ SCOPES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
     **{("valid_play", clause): _declared_d_from_before for clause in ("R9", "A16", "A17")},
     **{("valid_play", clause): _first_discard_on_top for clause in ("R10", "A12", "A18")},
 }
+
+
+TABLE = Table(OBSERVATIONS, IDENTITY, FAMILIES, SCOPES)
+BY_NAME: dict[str, Observation] = TABLE.by_name
+ORDER: tuple[str, ...] = TABLE.order
+VALIDITY = TABLE.validity
+DECK_COUNTS = TABLE.deck_counts

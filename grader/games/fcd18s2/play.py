@@ -13,16 +13,18 @@ Nothing here sees an expected result.
 from __future__ import annotations
 
 import base64
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from grader.core.run_report import ERROR_TAG
-from grader.games.fcd18s2.loader import CLibrary, LoadError, warm_up
+from grader.games.fcd18s2.focus import validity_field
+from grader.games.fcd18s2.loader import API, Api, CLibrary, LoadError, warm_up
 from grader.games.fcd18s2.observe import CALL_IDS, DESTROY_GAME, FIND_CARD, NEW_GAME, PLAY_MOVE, Observer
 from grader.games.fcd18s2.packed import OUTCOMES
-from reference.moves import Action, MoveSpec, PlayerMove
+from reference.moves import MoveSpec, PlayerMove
 
-__all__ = ["Event", "run", "warm_up", "refused", "max_frames"]
+__all__ = ["Event", "Job", "run", "play_game", "warm_up", "refused", "max_frames"]
 
 
 class Event(Enum):
@@ -46,39 +48,61 @@ def max_frames(moves: int) -> int:
     return 2 * moves + 4
 
 
-def _resolve(game: Any, spec: MoveSpec, cap: int, trace: Any = None, i: int = 0) -> PlayerMove | None:
+@dataclass(frozen=True)
+class Job:
+    """What playing a game needs of an edition: its C interface, its observer and the call numbers
+    it traces, its notation and its moves (the 2017 edition plays with its own, ``grader.games.fcd17s2.play``)."""
+
+    api: Api
+    observer: Callable[..., Any]
+    call_ids: Mapping[str, int]
+    parse_move: Callable[[str], Any]
+    player_move: Callable[..., Any]
+    native: bool  # a C observer exists for it (``c_observer``)
+
+
+JOB = Job(API, Observer, CALL_IDS, MoveSpec.parse, PlayerMove, native=True)
+
+
+def _resolve(game: Any, spec: Any, cap: int, trace: Any = None, i: int = 0, job: Job = JOB) -> Any:
     """The move with the card of that look from the current hand, read by ``handCardCount()``."""
-    if spec.action != Action.PLAY_CARD:
-        return PlayerMove(spec.action)
+    if spec.card_key is None:
+        return job.player_move(spec.action)
     count = game.hand_card_count() if hasattr(game, "hand_card_count") else cap
     for index in range(max(0, min(count, cap))):
         if trace is not None:
-            trace(FIND_CARD, CALL_IDS["handCard"], i, index)
+            trace(FIND_CARD, job.call_ids["handCard"], i, index)
         card = game.hand_card(index)
         if card is not None and (card.value, card.color, card.suit) == spec.card_key:
-            return PlayerMove(Action.PLAY_CARD, card, spec.next_color)
+            return job.player_move(spec.action, card, spec.next_color)
     return None
 
 
-def refused(obs: dict[str, Any], spec: MoveSpec) -> bool:
+def refused(obs: dict[str, Any], spec: Any) -> bool:
     """Did the submission's own isValidMove, in this observation, refuse ``spec``?"""
-    if spec.action == Action.DRAW_CARD:
-        return obs.get("valid_draw") is False
-    if spec.action == Action.END_TURN:
-        return obs.get("valid_end") is False
-    play = obs.get("valid_play")
-    return isinstance(play, dict) and play.get(str(spec)) is False
+    label = str(spec)
+    name = validity_field(label)
+    answer = obs.get(name)
+    if isinstance(answer, dict):
+        return answer.get(label) is False
+    return answer is False
 
 
 def run(request: dict[str, Any], results: Any) -> None:
+    """Play one 2018 game on the student library (``play_game``)."""
+    play_game(request, results, JOB)
+
+
+def play_game(request: dict[str, Any], results: Any, job: Job) -> None:
     """Play one game on the student library; every step is a frame sent to ``results``.
 
     A move the submission's own isValidMove refused is never played (A28: playMove
     of an invalid move is undefined): the game stops there with a ``refused`` event.
     """
     send, trace = results.send, results.at
+    call_ids = job.call_ids
     try:
-        lib = CLibrary(request["lib"])
+        lib = CLibrary(request["lib"], job.api)
     except LoadError as err:
         send({"t": Event.ERROR.value, "what": "load", "detail": str(err)[:2000]})
         return
@@ -89,35 +113,35 @@ def run(request: dict[str, Any], results: Any) -> None:
     deck = request["deck"]
     size = len(deck)
     depths = request["depths"]
-    if request.get("observer") and not lib.missing and not request.get("skip"):
+    if job.native and request.get("observer") and not lib.missing and not request.get("skip"):
         _run_packed(lib, request, results)
         return
-    trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
+    trace(NEW_GAME, call_ids["newGame"], 0, 0)
     game = lib.new_game([c[0] for c in deck], [c[1] for c in deck], [c[2] for c in deck])
     if game is None:
         send({"t": Event.ERROR.value, "what": "null_game", "detail": "newGame returned NULL"})
         return
-    observer = Observer(game, size, skip=frozenset(request.get("skip", ())), trace=trace)
+    observer = job.observer(game, size, skip=frozenset(request.get("skip", ())), trace=trace)
     obs = observer.observe(tuple(depths[0]))
     obs.update(observer.deck_counts())
     send({"t": Event.OBS.value, "i": 0, "obs": obs})
     for i, token in enumerate(request["moves"]):
-        spec = MoveSpec.parse(token)
+        spec = job.parse_move(token)
         if refused(obs, spec):
             send({"t": Event.REFUSED.value, "i": i})
             return
-        move = _resolve(game, spec, size + 1, trace, i)
+        move = _resolve(game, spec, size + 1, trace, i, job)
         if move is None:
             send({"t": Event.NO_CARD.value, "i": i})
             return
-        trace(PLAY_MOVE, CALL_IDS["playMove"], i, 0)
+        trace(PLAY_MOVE, call_ids["playMove"], i, 0)
         game.play_move(move)
         send({"t": Event.MOVED.value, "i": i})
         results.step = i + 1
         obs = observer.observe(tuple(depths[i + 1]))
         send({"t": Event.OBS.value, "i": i + 1, "obs": obs})
     if request.get("destroy", True) and hasattr(game, "destroy_game"):
-        trace(DESTROY_GAME, CALL_IDS["destroyGame"], 0, 0)
+        trace(DESTROY_GAME, call_ids["destroyGame"], 0, 0)
         game.destroy_game()
     send({"t": Event.DONE.value})
 

@@ -27,10 +27,10 @@ from typing import Any
 
 from grader.core.cache import cached, key_of
 from grader.core.results import TestResult, Verdict
-from grader.games.fcd18s2.observations import FAMILIES as RULE_FAMILIES
+from grader.games.fcd18s2.edition import FCD18, Edition
 from grader.games.fcd18s2.reference_trace import trace_version
 from grader.games.fcd18s2.scenarios import SMALLEST_DECK
-from reference import Deck, MoveSpec
+from reference import Deck
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ FAMILIES = (
 @dataclass(frozen=True)
 class RandomGame:
     deck: Deck
-    moves: tuple[MoveSpec, ...]
+    moves: tuple[Any, ...]  # the edition's MoveSpecs
 
     def __repr__(self) -> str:
         return f"RandomGame({len(self.deck)} cards, {len(self.moves)} moves)"
@@ -78,32 +78,35 @@ def _cost(result: TestResult, game: RandomGame) -> tuple[int, int]:
     return (result.failed_after if result.failed_after is not None else len(game.moves), len(game.deck))
 
 
-def generated_games(family: Family, count: int, profile: str = "grading") -> list[RandomGame]:
+def generated_games(family: Family, count: int, profile: str = "grading",
+                    edition: Edition = FCD18) -> list[RandomGame]:
     """The ``count`` games Hypothesis generates for ``family``, in order.  Under the grading profile they
     are the same for every submission, so they are made once per version (``grader.core.cache``)."""
     def generate() -> list[RandomGame]:
         from grader.games.fcd18s2.random_generation import generate  # noqa: PLC0415 - Hypothesis, when needed
 
-        return generate(family, count, profile)
+        return generate(family, count, profile, edition)
 
     if profile != "grading":
         return generate()
-    key = key_of(trace_version(), version("hypothesis"), family.name, count, profile)
+    key = key_of(trace_version(edition), edition.name, version("hypothesis"), family.name, count, profile)
     return cached("random_games", key, generate,
                   lambda gs: [[str(g.deck), [str(m) for m in g.moves]] for g in gs],
-                  lambda data: [RandomGame(Deck.parse(d), tuple(MoveSpec.parse(m) for m in ms)) for d, ms in data])
+                  lambda data: [RandomGame(Deck.parse(d), tuple(edition.parse_move(m) for m in ms))
+                                for d, ms in data])
 
 
 def run_random_games(session: Any, total: int, profile: str = "grading") -> list[TestResult]:
     """The random-games stage: ``total`` games shared among the deck families; one test per rule family.
 
     Every game of the budget is played, and nothing is shrunk: a family's failure shows its shortest game."""
+    edition: Edition = session.edition
     per = max(1, total // len(FAMILIES))
     played = 0
     shortest: dict[str, tuple[RandomGame, TestResult, Family]] = {}
     failing: dict[str, int] = {}
     for family in FAMILIES:
-        for game in generated_games(family, per, profile):
+        for game in generated_games(family, per, profile, edition):
             played += 1
             result = session.run_game(f"random/{family.name}", "", (), game.deck, game.moves, kind="random")
             if not result.passed and result.verdict is not Verdict.INCONCLUSIVE:
@@ -111,15 +114,16 @@ def run_random_games(session: Any, total: int, profile: str = "grading") -> list
                 failing[rf] = failing.get(rf, 0) + 1
                 if rf not in shortest or _cost(result, game) < _cost(shortest[rf][1], shortest[rf][0]):
                     shortest[rf] = (game, result, family)
-    return [_family_result(session, rf, played, failing.get(rf, 0), shortest.get(rf)) for rf in RULE_FAMILIES]
+    return [_family_result(session, rf, played, failing.get(rf, 0), shortest.get(rf)) for rf in edition.table.families]
 
 
 def _family_result(session: Any, rule_family: str, played: int, failed: int,
                    worst: tuple[RandomGame, TestResult, Family] | None) -> TestResult:
     test_id = f"random/{rule_family}"
-    words = RULE_FAMILIES[rule_family]
+    edition: Edition = session.edition
+    words = edition.table.families[rule_family]
     if worst is None:
-        return TestResult(test_id, "random", ("R1-R18",), 1.0, Verdict.PASSED, kind="random",
+        return TestResult(test_id, "random", (edition.rules_span,), 1.0, Verdict.PASSED, kind="random",
                           notes=[f"{played} random games showed no difference in {words}"])
     game, result, family = worst
     # Moves after the first difference show nothing more: cut them if the game still fails the same way.

@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning, NoSuchExample
 
+from grader.games.fcd18s2.edition import FCD18, Edition
 from grader.games.fcd18s2.random_games import Family, RandomGame
-from reference import Deck, Game, MoveSpec, PlayerMove, Value, traditional_deck
+from reference import Deck, Value, traditional_deck
 
 # Card pools that make the interesting rules come up often.
 SPECIAL_VALUES = (Value.DRAW_TWO, Value.A, Value.D, Value.ZERO)
@@ -43,35 +44,37 @@ def decks(family: Family) -> st.SearchStrategy[Deck]:
     return st.lists(card, min_size=family.min_cards, max_size=family.max_cards).map(Deck.from_keys)
 
 
-def _spec(move: PlayerMove) -> MoveSpec:
-    if move.card is None:
-        return MoveSpec(move.action)
-    return MoveSpec(move.action, move.card.key, move.next_color)
+def _spec(move: Any, edition: Edition) -> Any:
+    """The move as written (what its card looks like, not which card it is)."""
+    return edition.parse_move(str(move))
 
 
 @st.composite
-def games(draw: Any, family: Family) -> RandomGame:
+def games(draw: Any, family: Family, edition: Edition = FCD18) -> RandomGame:
     """A deck and a sequence of moves the reference says are legal."""
     deck = draw(decks(family))
-    game = Game(deck)
+    game = edition.new_game(deck)
     length = draw(st.integers(1, family.max_moves))
-    moves: list[MoveSpec] = []
+    moves: list[Any] = []
     for _ in range(length):
         legal = game.legal_moves()
         if not legal:
             break
-        special = [m for m in legal if m.card is not None and m.card.value in (Value.DRAW_TWO, Value.A, Value.D)]
+        plays = [m for m in legal if m.card is not None]
+        if edition.random_prefers_plays and plays and draw(st.integers(0, 4)) > 0:
+            legal = plays
+        special = [m for m in legal if m.card is not None and m.card.value in edition.random_specials]
         if special and draw(st.integers(0, 2)) > 0:
             move = special[draw(st.integers(0, len(special) - 1))]
         else:
             move = legal[draw(st.integers(0, len(legal) - 1))]
         game.play_move(move)
-        moves.append(_spec(move))
+        moves.append(_spec(move, edition))
     return RandomGame(deck, tuple(moves))
 
 
 
-def generate(family: Family, count: int, profile: str = "grading") -> list[RandomGame]:
+def generate(family: Family, count: int, profile: str = "grading", edition: Edition = FCD18) -> list[RandomGame]:
     """The first ``count`` games Hypothesis generates for ``family``, in order."""
     found: list[RandomGame] = []
 
@@ -84,7 +87,7 @@ def generate(family: Family, count: int, profile: str = "grading") -> list[Rando
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", HypothesisWarning)  # reprs of 800-card decks
-            find(games(family), keep, settings=config)
+            find(games(family, edition), keep, settings=config)
     except NoSuchExample:
         pass
     return found

@@ -11,11 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import reference
 from grader.core.cache import cached, key_of, source_version
-from grader.games.fcd18s2.observe import Observer, pile_depths
+from grader.games.fcd18s2.edition import FCD18, Edition
 from grader.games.fcd18s2.packed import pack_trace
-from reference import Deck, Game, IllegalMoveError, MoveSpec, leniency
+from reference import Deck, MoveSpec
 from reference.rulings import Leniency
 
 
@@ -32,54 +31,57 @@ class ScenarioMoveError(ValueError):
     """A scenario move that the reference rejects: a bug in our scenario data."""
 
 
-def play(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], upto: int | None = None) -> Game:
+def play(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], upto: int | None = None,
+         edition: Edition = FCD18) -> Any:
     """The reference game after the first ``upto`` moves."""
-    game = Game(deck)
+    game = edition.new_game(deck)
     for i, spec in enumerate(moves[:upto]):
         try:
             game.play_move(game.resolve(spec))
-        except IllegalMoveError as err:
+        except edition.illegal_move as err:
             raise ScenarioMoveError(f"move {i + 1} ({spec}): {err}") from err
     return game
 
 
 def reference_trace(
     deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], strict: frozenset[str] = frozenset(),
-    *, full_piles: bool = False,
+    *, full_piles: bool = False, edition: Edition = FCD18,
 ) -> list[Step]:
     """The observation after newGame and after each move, with what is lenient in each.
 
     ``full_piles`` observes the whole piles after every move (for checking hand-worked
     expectations); the differential uses the same depth as the worker.
     """
-    game = Game(deck)
-    observer = Observer(game, len(deck), ident=id)
-    depths = pile_depths(game, True)
+    game = edition.new_game(deck)
+    observer = edition.observer(game, len(deck), ident=id)
+    depths = edition.depths(game, True)
     first = observer.observe(depths)
     first.update(observer.deck_counts())
-    steps = [Step(first, leniency(game, strict), depths)]
+    steps = [Step(first, edition.leniency(game, strict), depths)]
     for i, spec in enumerate(moves):
         try:
             game.play_move(game.resolve(spec))
-        except IllegalMoveError as err:
+        except edition.illegal_move as err:
             raise ScenarioMoveError(f"move {i + 1} ({spec}): {err}") from err
-        depths = pile_depths(game, full_piles or i == len(moves) - 1)
-        steps.append(Step(observer.observe(depths), leniency(game, strict), depths))
+        depths = edition.depths(game, full_piles or i == len(moves) - 1)
+        steps.append(Step(observer.observe(depths), edition.leniency(game, strict), depths))
     return steps
 
 
 @functools.cache
-def trace_version() -> str:
+def trace_version(edition: Edition = FCD18) -> str:
     """The version of everything a reference trace follows from: the rules and this game's grader code."""
     here = Path(__file__).resolve().parent
-    return source_version([*Path(reference.__file__).resolve().parent.glob("*.py"), *here.glob("*.py")])
+    folders = [Path(package.__file__).resolve().parent for package in edition.sources]
+    return source_version([*(f for folder in folders for f in folder.glob("*.py")), *here.glob("*.py")])
 
 
 def cached_reference_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec],
-                           strict: frozenset[str] = frozenset()) -> list[Step]:
+                           strict: frozenset[str] = frozenset(), edition: Edition = FCD18) -> list[Step]:
     """``reference_trace``, computed once per version for every submission (``grader.core.cache``)."""
-    key = key_of(trace_version(), str(deck), [str(m) for m in moves], sorted(strict))
-    return cached("traces", key, lambda: reference_trace(deck, moves, strict), encode_trace, decode_trace)
+    key = key_of(trace_version(edition), edition.name, str(deck), [str(m) for m in moves], sorted(strict))
+    return cached("traces", key, lambda: reference_trace(deck, moves, strict, edition=edition), encode_trace,
+                  decode_trace)
 
 
 def encode_trace(steps: list[Step]) -> list[Any]:

@@ -37,25 +37,43 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader.games.fcd18s2.observations import OBSERVATIONS
+from grader.games.fcd18s2.edition import FCD18, Edition
+from grader.games.fcd18s2.focus import validity_field
+from grader.games.fcd18s2.observations import TABLE, Table
 from grader.games.fcd18s2.observe import card_label
 from reference.cards import COLOR_LETTERS, Deck, NotationError, parse_key
-from reference.moves import MoveSpec, parse_moves
+from reference.moves import MoveSpec
 
 SCENARIO_DIR = Path(__file__).resolve().parents[3] / "fixtures" / "scenarios"
 # A51: the smallest deck the grader ever deals (scenarios and random games); a course implementation
 # refuses decks under 30 cards, which the rules leave undefined.
 SMALLEST_DECK = 30
 
-# Expectation keys named after observations, by the shape the table gives them (a colour is written
-# as a letter, so current_color has a key of its own below).
-INT_KEYS = frozenset(o.name for o in OBSERVATIONS if o.shape == "int") - {"current_color"}
-LIST_KEYS = frozenset(o.name for o in OBSERVATIONS if o.shape == "four_ints" or o.shape.startswith("ints_"))
-CARD_KEYS = frozenset(o.name for o in OBSERVATIONS if o.shape == "card")
-MULTISET_KEYS = frozenset({"hand"})
-EXPECT_KEYS = INT_KEYS | LIST_KEYS | CARD_KEYS | MULTISET_KEYS | {
-    "after", "current_color", "hands", "deck_top", "discard_top", "valid", "invalid",
-}
+# Expectation keys whose value is written as a word, not a number: a colour as its letter, the direction
+# of play (2017) as "clockwise" or "anticlockwise".
+WORD_KEYS = {"current_color": COLOR_LETTERS, "play_direction": ("clockwise", "anticlockwise")}
+
+
+def expect_keys(table: Table) -> dict[str, frozenset[str]]:
+    """Expectation keys named after an edition's observations, by the shape the table gives them."""
+    obs = table.observations
+    keys = {
+        "int": frozenset(o.name for o in obs if o.shape == "int") - set(WORD_KEYS),
+        "list": frozenset(o.name for o in obs if o.shape == "four_ints" or o.shape.startswith("ints_")),
+        "card": frozenset(o.name for o in obs if o.shape == "card"),
+        "multiset": frozenset(o.name for o in obs if o.shape == "cards" and o.change != "pile"),
+        "history": frozenset(o.name for o in obs if o.shape == "history"),
+        "word": frozenset(o.name for o in obs if o.name in WORD_KEYS),
+        "hands": frozenset(o.name for o in obs if o.shape == "four_hands"),
+        "pile_tops": frozenset({"deck_top", "discard_top"} if table.piles else ()),
+    }
+    keys["all"] = frozenset().union(*keys.values()) | {"after", "valid", "invalid"}
+    return keys
+
+
+_KEYS = expect_keys(TABLE)
+INT_KEYS, LIST_KEYS, CARD_KEYS, MULTISET_KEYS = _KEYS["int"], _KEYS["list"], _KEYS["card"], _KEYS["multiset"]
+EXPECT_KEYS = _KEYS["all"]
 
 
 class ScenarioError(ValueError):
@@ -110,7 +128,7 @@ def deal_to_deck(deal: dict[str, str]) -> Deck:
     return Deck.parse(" ".join(order))
 
 
-def _scenario(group: str, raw: dict[str, Any], source: str) -> Scenario:
+def _scenario(group: str, raw: dict[str, Any], source: str, edition: Edition = FCD18) -> Scenario:
     where = f"{source}: scenario {raw.get('id', '?')!r}"
     try:
         if ("deal" in raw) == ("deck" in raw):
@@ -118,10 +136,11 @@ def _scenario(group: str, raw: dict[str, Any], source: str) -> Scenario:
         deck = deal_to_deck(raw["deal"]) if "deal" in raw else Deck.parse(" ".join(expand(raw["deck"])))
         if len(deck) < SMALLEST_DECK:
             raise ScenarioError(f"the deck has {len(deck)} cards; the grader uses at least {SMALLEST_DECK} (A51)")
-        moves = tuple(parse_moves(raw.get("moves", "")))
+        moves = tuple(edition.parse_move(token) for token in raw.get("moves", "").split())
         expectations = []
+        known = expect_keys(edition.table)["all"]
         for e in raw.get("expect", []):
-            unknown = set(e) - EXPECT_KEYS
+            unknown = set(e) - known
             if unknown:
                 raise ScenarioError(f"unknown expectation(s) {sorted(unknown)}")
             after = int(e.get("after", len(moves)))
@@ -140,17 +159,17 @@ def _scenario(group: str, raw: dict[str, Any], source: str) -> Scenario:
         raise ScenarioError(f"{where}: {err}") from err
 
 
-def load_file(path: Path) -> list[Scenario]:
+def load_file(path: Path, edition: Edition = FCD18) -> list[Scenario]:
     data = tomllib.loads(path.read_text())
     group = data.get("group", path.stem)
-    return [_scenario(group, raw, path.name) for raw in data.get("scenario", [])]
+    return [_scenario(group, raw, path.name, edition) for raw in data.get("scenario", [])]
 
 
-def load_scenarios(directory: Path = SCENARIO_DIR) -> list[Scenario]:
+def load_scenarios(directory: Path = SCENARIO_DIR, edition: Edition = FCD18) -> list[Scenario]:
     """Every scenario under ``directory``, in file then file order; ids must be unique."""
     scenarios: list[Scenario] = []
     for path in sorted(directory.glob("*.toml")):
-        scenarios.extend(load_file(path))
+        scenarios.extend(load_file(path, edition))
     seen: set[str] = set()
     for s in scenarios:
         if s.id in seen:
@@ -165,30 +184,36 @@ def _multiset(cards: list[list[int]] | None) -> list[str]:
     return sorted(card_label(c) for c in cards or [])
 
 
-def _colour(value: Any) -> int:
+def _word(key: str, value: Any) -> str:
+    """A value of a word key as its word (``R``, ``anticlockwise``), given as the word or its number."""
+    words = WORD_KEYS[key]
     if isinstance(value, str):
-        return COLOR_LETTERS.index(value.upper())
-    return int(value)
+        return value.upper() if key == "current_color" else value.lower()
+    return words[value] if isinstance(value, int) and 0 <= value < len(words) else str(value)
 
 
-def check_expectation(values: dict[str, Any], obs: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+def check_expectation(values: dict[str, Any], obs: dict[str, Any],
+                      table: Table = TABLE) -> list[tuple[str, Any, Any]]:
     """Mismatches ``(what, expected, got)`` between hand-worked values and an observation."""
     bad: list[tuple[str, Any, Any]] = []
+    keys = expect_keys(table)
 
     def want(name: str, expected: Any, got: Any) -> None:
         if expected != got:
             bad.append((name, expected, got))
 
     for key, expected in values.items():
-        if key in INT_KEYS or key in LIST_KEYS:
+        if key in keys["int"] or key in keys["list"]:
             want(key, expected, obs[key])
-        elif key == "current_color":
-            want(key, COLOR_LETTERS[_colour(expected)], COLOR_LETTERS[obs[key]] if 0 <= obs[key] < 5 else obs[key])
-        elif key == "top_discard":
+        elif key in keys["word"]:
+            want(key, _word(key, expected), _word(key, obs[key]))
+        elif key in keys["card"]:
             got = obs[key]
             want(key, expected, card_label(got) if got else None)
-        elif key == "hand":
-            want(key, sorted(expand(expected)), _multiset(obs["hand"]))
+        elif key in keys["multiset"]:
+            want(key, sorted(expand(expected)), _multiset(obs[key]))
+        elif key in keys["history"]:
+            want(key, [" ".join(t.split()) for t in expected], [" ".join(t) for t in obs[key]])
         elif key == "hands":
             for p, cards in enumerate(expected):
                 want(f"hand of player {p}", sorted(expand(cards)), _multiset(obs["hands"][p]))
@@ -205,12 +230,13 @@ def check_expectation(values: dict[str, Any], obs: dict[str, Any]) -> list[tuple
 
 def validity_of(obs: dict[str, Any], label: str) -> bool | None:
     """isValidMove as observed for a move written in move notation."""
-    low = label.lower()
-    if low == "draw":
-        return obs["valid_draw"]
-    if low == "end":
-        return obs["valid_end"]
+    name = validity_field(label)
+    answer = obs[name]
+    if name == "valid_say":
+        return answer.get(label.lower())
+    if name != "valid_play":
+        return answer
     label = label.upper()
-    if label in obs["valid_play"]:
-        return obs["valid_play"][label]
+    if label in answer:
+        return answer[label]
     return obs["valid_foreign"].get(label)

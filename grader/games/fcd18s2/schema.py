@@ -8,9 +8,10 @@ function the submission lacks, or a probe left out).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Callable
 
-from grader.games.fcd18s2.observations import OBSERVATIONS
+from grader.games.fcd18s2.observations import TABLE, Table
 
 MISSING_OR_SKIPPED = ("missing", "skipped")
 
@@ -41,6 +42,9 @@ SHAPES: dict[str, Callable[[Any], bool]] = {
     "ints_5": _ints(5, ("missing",)),
     "ints_16": _ints(16, ("missing",)),
     "answers": lambda x: isinstance(x, dict) and all(isinstance(k, str) and isinstance(v, bool) for k, v in x.items()),
+    # two turns of moves in the notation (the previous turn's, the current one's): the 2017 history
+    "history": lambda x: isinstance(x, list) and len(x) == 2 and all(
+        isinstance(t, list) and all(isinstance(m, str) and len(m) <= 16 for m in t) for t in x),
 }
 
 PER_PLAYER = ("four_ints",)  # missing or left out per player, never as a whole
@@ -52,16 +56,24 @@ def _check(shape: str) -> Callable[[Any], bool]:
     return check if shape in PER_PLAYER else (lambda x: x in MISSING_OR_SKIPPED or check(x))
 
 
-FIRST_STEP_ONLY = frozenset(o.name for o in OBSERVATIONS if o.family == "deck_counts")  # read once, after newGame
-EVERY_STEP = {o.name: _check(o.shape) for o in OBSERVATIONS if o.name not in FIRST_STEP_ONLY}
-FIRST_STEP = {o.name: _check(o.shape) for o in OBSERVATIONS}
+@cache
+def schemas(table: Table = TABLE) -> tuple[dict[str, Callable[[Any], bool]], dict[str, Callable[[Any], bool]]]:
+    """The checks of an edition's observations: right after newGame (the deck counts are read once,
+    then) and after every move."""
+    first_only = frozenset(table.deck_counts)
+    return ({o.name: _check(o.shape) for o in table.observations},
+            {o.name: _check(o.shape) for o in table.observations if o.name not in first_only})
 
 
-def valid_observation(obs: Any, first: bool = False) -> str | None:
+FIRST_STEP_ONLY = frozenset(TABLE.deck_counts)
+FIRST_STEP, EVERY_STEP = schemas()
+
+
+def valid_observation(obs: Any, first: bool = False, table: Table = TABLE) -> str | None:
     """None if ``obs`` has exactly the expected shape, else what is wrong."""
     if not isinstance(obs, dict):
         return "an observation is not an object"
-    schema = FIRST_STEP if first else EVERY_STEP
+    schema = schemas(table)[0 if first else 1]
     if set(obs) != set(schema):
         return f"observation fields differ: {sorted(set(obs) ^ set(schema))}"
     for name, check in schema.items():

@@ -25,10 +25,10 @@ from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.fcd18s2 import c_observer
 from grader.games.fcd18s2.compare import compare
+from grader.games.fcd18s2.edition import FCD18, Edition
 from grader.games.fcd18s2.explain import explain, moves_by_turn
-from grader.games.fcd18s2.focus import EVERYTHING, Focus, focus_of, owners
-from grader.games.fcd18s2.observations import BY_NAME
-from grader.games.fcd18s2.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE, describe_call, probe_name
+from grader.games.fcd18s2.focus import Focus, everything, focus_of, owners
+from grader.games.fcd18s2.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE
 from grader.games.fcd18s2.play import OVER, Event, max_frames
 from grader.games.fcd18s2.reference_trace import cached_packed_trace, cached_reference_trace
 from grader.games.fcd18s2.scenarios import Scenario, load_scenarios
@@ -40,7 +40,7 @@ GAME_ERRORS = {"null_game": (Verdict.WRONG, "newGame() returned NULL for a valid
 
 @functools.cache
 def default_owners() -> dict[tuple[str, bool], str]:
-    """Which scenario of the shipped suite owns each observation (for notes)."""
+    """Which scenario of the shipped 2018 suite owns each observation (for notes)."""
     return owners(load_scenarios())
 
 
@@ -77,17 +77,28 @@ def judge_run(run: GameRun) -> tuple[Verdict, str] | None:
 
 
 class FcdSession(SubmissionSession):
+    """A session of the 2018 edition; an edition with its own table and observer subclasses it
+    (``edition``, ``shipped_owners``, ``native_observer``)."""
+
+    edition: Edition = FCD18
+    native_observer = True  # the edition has a C observer (``c_observer``): equal games pass from one native run
+
+    @staticmethod
+    def shipped_owners() -> dict[tuple[str, bool], str]:
+        return default_owners()
+
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.bad_probes: set[str] = set()  # probes that crashed or hung in some game of this submission
-        self.owners = default_owners()
+        self.owners = self.shipped_owners()
         # The C observer beside the library: a game equal to the reference's, step for step, is then
         # accepted from one native run; any other goes the whole way (``_equal_in_c``).
         # The last game crashed, hung or ran out of memory: the next goes straight to the full run (a native
         # run would most likely meet the same trouble and be repeated: trouble is paid once).
         self.troubled_last = False
         self.observer = (library_path_inside(c_observer.install(self.build.library.parent))
-                         if self.client is not None and self.build.library is not None else "")
+                         if self.native_observer and self.client is not None and self.build.library is not None
+                         else "")
 
     @classmethod
     def open(cls, folder: Path, **kwargs: Any) -> FcdSession:
@@ -97,18 +108,20 @@ class FcdSession(SubmissionSession):
 
     def run_scenario(self, scenario: Scenario) -> TestResult:
         result = self.run_game(scenario.id, scenario.says, scenario.rules, scenario.deck, scenario.moves,
-                               focus=focus_of(scenario.rules))
+                               focus=focus_of(scenario.rules, self.edition.table))
         result.weight, result.hidden = scenario.weight, scenario.hidden
         return result
 
     def run_game(self, test_id: str, says: str, rules: Sequence[str], deck: Deck,
-                 moves: Sequence[MoveSpec], *, kind: str = "scenario", focus: Focus = EVERYTHING) -> TestResult:
+                 moves: Sequence[MoveSpec], *, kind: str = "scenario", focus: Focus | None = None) -> TestResult:
         """Play one game on both sides and judge it on ``focus``.
 
         A probe (an observation call) that crashes or hangs outside the focus is
         left out and the game played again: the crash is charged to the tests
         that own that probe, never to this one.
         """
+        edition, by_name = self.edition, self.edition.table.by_name
+        focus = focus or everything(edition.table)
         group = test_id.split("/")[0]
         base = TestResult(test_id, group, tuple(rules), 1.0, Verdict.NOT_RUN, kind=kind,
                           deck=str(deck), moves=" ".join(str(m) for m in moves))
@@ -125,7 +138,7 @@ class FcdSession(SubmissionSession):
             base.verdict, base.seconds = Verdict.PASSED, time.monotonic() - start
             return base
         limits = self.short_limits() if native == HUNG else self.limits
-        ref = cached_reference_trace(deck, moves, self.strict)
+        ref = cached_reference_trace(deck, moves, self.strict, edition)
         left_out: list[str] = []
         while True:
             try:
@@ -136,7 +149,7 @@ class FcdSession(SubmissionSession):
                 return self._lost(base, lost, start)
             trouble = judge_run(run)
             call = list(run.report.call) if trouble and run.report.call is not None else None
-            probe = _probe_of(call)
+            probe = _probe_of(call, edition)
             self.troubled_last = trouble is not None
             if trouble and trouble[0] is Verdict.TIMED_OUT:
                 self._count_timeout()
@@ -145,33 +158,33 @@ class FcdSession(SubmissionSession):
                 break
             self.bad_probes.add(probe)  # outside this test's focus: leave it out and play again
             skip.add(probe)
-            what = describe_call(*call[1:], moves=moves) if call else probe
+            what = edition.describe_call(*call[1:], moves=moves) if call else probe
             left_out.append(f"{trouble[0].value} in {what} after move {call[0]}; that is not the rule of this "
                             f"test ({self._owner_of(probe, call[0])}), so the game was played again without it")
         base.seconds = time.monotonic() - start
         base.skipped_probes = sorted(skip)
         base.stdout, base.stderr = run.report.stdout[:65536], run.report.stderr[:65536]
         steps, events = run.steps, [dict(e) for e in run.events]
-        cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners)
+        cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=edition.table)
         base.notes = left_out + cmp.notes
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
             base.verdict = Verdict.WRONG
             base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
-            base.message = explain(says, rules, deck, moves, cmp)
+            base.message = explain(says, rules, deck, moves, cmp, edition)
             base.failed_on = cmp.divergence.field if cmp.divergence else "identity"
-            base.rule_family = BY_NAME[base.failed_on].family
+            base.rule_family = by_name[base.failed_on].family
             if not says:  # a random game: cite the rule of what differed
-                base.rules = BY_NAME[cmp.divergence.field if cmp.divergence else "identity"].clauses
+                base.rules = by_name[cmp.divergence.field if cmp.divergence else "identity"].clauses
             return base
         if trouble is not None:  # never dropped, a lenient cut or not: the worker plays no refused move
             base.verdict, what = trouble
             base.failed_after = min(len(steps), len(moves))
-            base.rule_family = BY_NAME[probe].family if probe and probe in BY_NAME else "crashes"
-            base.failed_on = probe if probe and probe in BY_NAME else ""
+            base.rule_family = by_name[probe].family if probe and probe in by_name else "crashes"
+            base.failed_on = probe if probe and probe in by_name else ""
             rule = f"Rule ({', '.join(rules)}): {says}\n" if says else ""
             after_cut = ("\n(The comparison had stopped earlier at a point the rules leave open; what your code "
                          "did after it still counts.)") if cmp.cut_at is not None else ""
-            base.message = f"{rule}{what}\n{_where(deck, moves, steps, events, call)}{after_cut}"
+            base.message = f"{rule}{what}\n{_where(deck, moves, steps, call, edition)}{after_cut}"
             return base
         if cmp.inconclusive:
             base.verdict = Verdict.INCONCLUSIVE
@@ -240,23 +253,24 @@ def _owns_at(focus: Focus, probe: str, call: list[int] | None, ref: Sequence[Any
     return focus.covers(probe, step, ref[step].obs)
 
 
-def _probe_of(call: list[int] | None) -> str | None:
+def _probe_of(call: list[int] | None, edition: Edition = FCD18) -> str | None:
     """The probe a crash happened in, when it is one a game can do without."""
     if call is None:
         return None
     if call[1] == DESTROY_GAME:
         return DESTROY
-    return probe_name(call[1])
+    return edition.probe_name(call[1])
 
 
-def _where(deck: Deck, moves: Sequence[MoveSpec], steps: list[Any], events: list[dict[str, Any]],
-           call: list[int] | None) -> str:
+def _where(deck: Deck, moves: Sequence[MoveSpec], steps: list[Any], call: list[int] | None,
+           edition: Edition = FCD18) -> str:
     """Where in the game it happened: the call in progress, and the moves up to there."""
+    probe_name = edition.probe_name
     if call is not None and (probe_name(call[1]) is not None or call[1] < 0):
         step = max(0, min(call[0], len(moves)))
-        what = describe_call(*call[1:], moves=moves)
+        what = edition.describe_call(*call[1:], moves=moves)
         if probe_name(call[1]) is not None:
-            o = BY_NAME[probe_name(call[1])]
+            o = edition.table.by_name[probe_name(call[1])]
             where = ("right after newGame()" if step == 0 else f"after move {step}")
             what = f"{what} {where}, while the grader was reading {o.call} ({o.meaning_words})"
             upto = step
@@ -265,9 +279,10 @@ def _where(deck: Deck, moves: Sequence[MoveSpec], steps: list[Any], events: list
             upto = max(0, min(upto, len(moves)))
         text = f"It happened in {what}."
         if upto:
-            text += f"\nMoves up to there:\n    {moves_by_turn(deck, moves, upto)}"
+            text += f"\nMoves up to there:\n    {moves_by_turn(deck, moves, upto, edition)}"
         return text
     observed = len(steps)
     if observed == 0:
         return "It happened in newGame() or in the first look at the new game."
-    return f"It happened after move {observed - 1}.\nMoves up to there:\n    {moves_by_turn(deck, moves, observed - 1)}"
+    upto = moves_by_turn(deck, moves, observed - 1, edition)
+    return f"It happened after move {observed - 1}.\nMoves up to there:\n    {upto}"
