@@ -9,7 +9,7 @@ current hand by value, colour and suit.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from grader.games.fcd18s2.observations import ORDER
 from grader.games.fcd18s2.observe import FOREIGN_PROBES, HAND_CAP, INT_PROBES
@@ -21,7 +21,7 @@ C_VALUES = ["ZERO", "ONE", "DRAW_TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", 
 C_COLORS = ["RED", "BLUE", "GREEN", "YELLOW", "PURPLE"]
 C_SUITS = ["HEARTS", "DIAMONDS", "CLUBS", "SPADES", "QUESTIONS"]
 
-PRELUDE = r'''
+_INCLUDES = r'''
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,14 +29,17 @@ PRELUDE = r'''
 #include <unistd.h>
 #include "Game.h"
 
-static int (*const intFunctions[INT_PROBES])(Game) = {INT_FUNCTIONS};
+'''
+_INT_FUNCTIONS = r'''static int (*const intFunctions[INT_PROBES])(Game) = {INT_FUNCTIONS};
 
-#define CAP HAND_CAP_VALUE
+'''
+_CALLING = r'''#define CAP HAND_CAP_VALUE
 static int moveNumber = 0;
 static char inCall[160] = "newGame(...)";
 #define CALLING(...) snprintf(inCall, sizeof inCall, __VA_ARGS__)
 
-static void crashed(int sig) {
+'''
+_CHECKS = r'''static void crashed(int sig) {
     char text[320];
     int n = snprintf(text, sizeof text, "CRASHED (signal %d) in %s, after move %d\n", sig, inCall, moveNumber);
     if (write(1, text, n) < 0) {}
@@ -120,7 +123,8 @@ static struct {
     int validDraw, validEnd;
 } seen;
 
-/* A card the grader read: it also reads what the card looks like, as the grader does. */
+'''
+_GOT = r'''/* A card the grader read: it also reads what the card looks like, as the grader does. */
 static Card got(Card card) {
     if (card != NULL) {
         volatile int look = cardValue(card) + cardColor(card) + cardSuit(card);
@@ -133,7 +137,8 @@ static int limit(int n) {
     return n < 0 ? 0 : n > CAP ? CAP : n;
 }
 
-static int sameLook(Card a, Card b) {
+'''
+_SEE = r'''static int sameLook(Card a, Card b) {
     return cardValue(a) == cardValue(b) && cardColor(a) == cardColor(b) && cardSuit(a) == cardSuit(b);
 }
 
@@ -265,7 +270,8 @@ static void see(Game game, int deckDepth, int discardDepth, const int *skip) {
     }
 }
 
-/* The card in the current hand that looks like this one; NULL if none (read by handCardCount). */
+'''
+_IN_HAND = r'''/* The card in the current hand that looks like this one; NULL if none (read by handCardCount). */
 static Card inHand(Game game, value v, color c, suit s) {
     int n = handCardCount(game);
     for (int i = 0; i < limit(n); i++) {
@@ -278,11 +284,15 @@ static Card inHand(Game game, value v, color c, suit s) {
     return NULL;
 }
 
-static void noSuchCard(void) {
+'''
+_NO_SUCH_CARD = r'''static void noSuchCard(void) {
     printf("FAILED before move %d: the current player holds no such card to play\n", moveNumber + 1);
     exit(1);
 }
 '''
+PRELUDE = _INCLUDES + _INT_FUNCTIONS + _CALLING + _CHECKS + _GOT + _SEE + _IN_HAND + _NO_SUCH_CARD
+# What a memory driver needs of it in any edition (``inHand`` and what it uses): no checks, no ``see``.
+REPLAY_PRELUDE = _INCLUDES + _CALLING + _GOT + _IN_HAND
 
 
 def c_string(text: str) -> str:
@@ -290,10 +300,10 @@ def c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
-def key_args(key: Sequence[int]) -> str:
-    """``FIVE, RED, HEARTS``: a card's value, colour and suit as C arguments."""
+def key_args(key: Sequence[int], values: Sequence[str] = C_VALUES) -> str:
+    """``FIVE, RED, HEARTS``: a card's value, colour and suit as C arguments (``values``: the edition's names)."""
     v, c, s = key
-    return f"{C_VALUES[v]}, {C_COLORS[c]}, {C_SUITS[s]}"
+    return f"{values[v]}, {C_COLORS[c]}, {C_SUITS[s]}"
 
 
 def names(cards: list[list[int]], sort: bool) -> str:
@@ -324,27 +334,34 @@ def prelude(cap: int = HAND_CAP, skipped: Sequence[str] = ()) -> str:
     return "\n".join([f"#define HAND_CAP_VALUE {cap}", *_probe_defines(skipped), PRELUDE])
 
 
+def replay_prelude(cap: int = HAND_CAP) -> str:
+    """The edition-free part of ``prelude`` (``inHand`` and what it needs), for another edition's Game.h."""
+    return "\n".join([f"#define HAND_CAP_VALUE {cap}", REPLAY_PRELUDE])
+
+
 def deck_arrays(keys: Sequence[Sequence[int]], indent: str = "    ", suffix: str = "",
-                const: bool = False) -> list[str]:
-    """The three arrays newGame takes (``values``, ``colors``, ``suits``, each name + ``suffix``), one line each."""
+                const: bool = False, values: Sequence[str] = C_VALUES) -> list[str]:
+    """The three arrays newGame takes (``values``, ``colors``, ``suits``, each name + ``suffix``), one line each;
+    ``values``: the C names of the values in the edition's Card.h."""
     n, q = len(keys), "static const " if const else ""
-    return [f"{indent}{q}value values{suffix}[{n}] = {{{', '.join(C_VALUES[k[0]] for k in keys)}}};",
+    return [f"{indent}{q}value values{suffix}[{n}] = {{{', '.join(values[k[0]] for k in keys)}}};",
             f"{indent}{q}color colors{suffix}[{n}] = {{{', '.join(C_COLORS[k[1]] for k in keys)}}};",
             f"{indent}{q}suit suits{suffix}[{n}] = {{{', '.join(C_SUITS[k[2]] for k in keys)}}};"]
 
 
-def _action(spec: MoveSpec) -> str:
+def _action(spec: Any) -> str:
     return {Action.PLAY_CARD: "PLAY_CARD", Action.DRAW_CARD: "DRAW_CARD"}.get(spec.action, "END_TURN")
 
 
-def _declared(spec: MoveSpec) -> str:
+def _declared(spec: Any) -> str:
     return C_COLORS[int(spec.next_color)] if spec.next_color is not None else "RED"
 
 
-def move_row(spec: MoveSpec) -> str:
-    """One move as data (``struct move``): action, the card's look, the colour declared, its notation."""
+def move_row(spec: Any, action: Callable[[Any], str] = _action, values: Sequence[str] = C_VALUES) -> str:
+    """One move as data (``struct move``): action, the card's look, the colour declared, its notation
+    (``action``: the C name of the move's action; ``values``: the C names of the values)."""
     key = spec.card_key if spec.card_key is not None else (0, 0, 0)
-    return f"{{{_action(spec)}, {key_args(key)}, {_declared(spec)}, {c_string(str(spec))}}}"
+    return f"{{{action(spec)}, {key_args(key, values)}, {_declared(spec)}, {c_string(str(spec))}}}"
 
 
 def move_declaration(spec: MoveSpec) -> str:

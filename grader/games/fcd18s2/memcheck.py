@@ -10,7 +10,9 @@ After every move the driver also calls the query functions, so their
 memory errors show too.  It prints a marker before every move, so a report is
 tied to the scenario and to the call that caused it ("destroyGame after 9
 moves: 2 allocations leaked").  Where the compiler has no sanitizers, valgrind
-is the backend instead.
+is the backend instead.  What an edition's driver says in its own C (Game.h's
+names, the queries after a move) is its ``Dialect``: ``FCD18`` here, 2017's in
+``grader.games.fcd17s2.memcheck``.
 
 Marks only for code that ran: a replay counts only if it reached its final
 marker and exited 0, and the memory marks are earned in proportion to the
@@ -30,7 +32,7 @@ import shutil
 import signal
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from grader.core.build import CC, trim
 from grader.core.results import TestResult, Verdict
@@ -246,20 +248,21 @@ static int runAll(double first, double shortLimit, int hangsMax, int jobs, long 
 """
 
 
-def driver_source(scenarios: Sequence[Scenario]) -> str:
+def driver_source(scenarios: Sequence[Scenario], dialect: Dialect | None = None) -> str:
     """One C program: ``./memdriver N`` replays scenario N, ``./memdriver all ...`` every one (``RUNNER``).
 
     The scenarios are data (a table of decks and moves) played by one ``replay`` function, so the
-    sanitized build stays small however many scenarios there are."""
-    out = ['#define RULE ""', prelude(),
+    sanitized build stays small however many scenarios there are.  ``dialect``: the edition's C (2018's)."""
+    d = dialect or FCD18
+    out = ['#define RULE ""', d.prelude(),
            '#define AT(...) do { fprintf(stderr, "@@ " __VA_ARGS__); fputc(10, stderr); fflush(stderr); } while (0)',
-           touch_source(), STOP,
+           d.touch(), STOP,
            "struct move { action action; value v; color c; suit s; color declared; const char *text; };",
            "struct scenario { int size; const value *values; const color *colors; const suit *suits;",
            "                  int length; const struct move *moves; };"]
     for i, sc in enumerate(scenarios):
-        out.extend(deck_arrays(sc.deck.keys, indent="", suffix=str(i), const=True))
-        moves = ",\n    ".join(move_row(m) for m in sc.moves) or "{END_TURN, ZERO, RED, HEARTS, RED, \"\"}"
+        out.extend(d.deck_arrays(sc.deck.keys, indent="", suffix=str(i), const=True))
+        moves = ",\n    ".join(d.move_row(m) for m in sc.moves) or "{END_TURN, ZERO, RED, HEARTS, RED, \"\"}"
         out.append(f"static const struct move moves{i}[] = {{\n    {moves}}};")
     out.append(f"#define SCENARIO_COUNT {len(scenarios)}")
     table = ",\n    ".join(f"{{{len(sc.deck)}, values{i}, colors{i}, suits{i}, {len(sc.moves)}, moves{i}}}"
@@ -308,6 +311,21 @@ static void touch(Game game) {
     (void)sink;
 }
 """
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between editions in the driver's C: the helpers it starts with (they include Game.h),
+    ``touch`` (the queries after every move), a deck and a move as data, and the rules the tests cite."""
+
+    prelude: Callable[[], str]
+    touch: Callable[[], str]
+    deck_arrays: Callable[..., list[str]]  # as ``c_emit.deck_arrays``
+    move_row: Callable[[Any], str]  # a move -> ``{ACTION, value, colour, suit, declared, "notation"}``
+    rules: tuple[str, ...]
+
+
+FCD18 = Dialect(prelude=prelude, touch=touch_source, deck_arrays=deck_arrays, move_row=move_row, rules=("R18",))
 
 
 def _frames(text: str) -> list[str]:
@@ -449,15 +467,17 @@ def _replay_each(work: Path, n: int, first_limit: float) -> list[Replay | None]:
     return replays
 
 
-def run_memory_stage(session: Any, scenarios: Sequence[Scenario],
-                     not_replayed: Sequence[str] = (), failed: Sequence[str] = ()) -> list[TestResult]:
+def run_memory_stage(session: Any, scenarios: Sequence[Scenario], not_replayed: Sequence[str] = (),
+                     failed: Sequence[str] = (), dialect: Dialect = FCD18) -> list[TestResult]:
     """Two tests: no memory errors, no leaks -- each failure names scenario and call.
 
     ``not_replayed``: scenarios left out because they hung or flooded the output in the
     scenario tests; they count among the replays that did not run to the end.
-    ``failed``: scenarios whose own test failed; what shows only in those is charged there."""
-    errors = TestResult("memory/no_memory_errors", "memory", ("R18",), 1.0, Verdict.PASSED, kind="memory")
-    leaks = TestResult("memory/no_leaks", "memory", ("R18", "destroyGame"), 1.0, Verdict.PASSED, kind="memory")
+    ``failed``: scenarios whose own test failed; what shows only in those is charged there.
+    ``dialect``: the edition's C (``FCD18``; 2017's is ``grader.games.fcd17s2.memcheck.FCD17``)."""
+    errors = TestResult("memory/no_memory_errors", "memory", dialect.rules, 1.0, Verdict.PASSED, kind="memory")
+    leaks = TestResult("memory/no_leaks", "memory", (*dialect.rules, "destroyGame"), 1.0, Verdict.PASSED,
+                       kind="memory")
     b = session.build
     if not b.ok or b.stage is None:
         for t in (errors, leaks):
@@ -469,7 +489,7 @@ def run_memory_stage(session: Any, scenarios: Sequence[Scenario],
     for p in b.stage.glob("*.c"):  # included .c files must be there too
         if not (work / p.name).exists():
             shutil.copyfile(p, work / p.name)
-    (work / "memdriver.c").write_text(driver_source(scenarios))
+    (work / "memdriver.c").write_text(driver_source(scenarios, dialect))
     prepare_dir(work)
     backend = "asan" if _sanitizers_work(work) else "valgrind"
     flags = ["-std=gnu11", "-g", "-O0", "-I."] + (SANITIZE if backend == "asan" else [])

@@ -29,8 +29,10 @@ def _timed(run: Callable[[], list[TestResult]]) -> list[TestResult]:
 
 
 def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any, TestResult]], *,
-                 random_games: int | None = None, memory: bool = True) -> Iterator[TestResult]:
-    """The tests of the random games and the memory stage, as they come."""
+                 random_games: int | None = None, memory: bool = True,
+                 memory_stage: Callable[..., list[TestResult]] | None = None) -> Iterator[TestResult]:
+    """The tests of the random games and the memory stage, as they come.  ``memory_stage``: the edition's
+    (2018's ``memcheck.run_memory_stage`` when not given; the 2017 edition passes its own)."""
     charged: dict[str, str] = {}
     for _s, t in played:
         if t.rule_family and t.verdict.family == "fail":
@@ -48,8 +50,10 @@ def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any
     if memory:
         from grader.games.fcd18s2.memcheck import run_memory_stage  # noqa: PLC0415 - optional stage
 
+        memory_stage = memory_stage or run_memory_stage
+
         replayable = [s for s, t in played if t.verdict not in NOT_REPLAYED]
         not_replayed = [s.id for s, t in played if t.verdict in NOT_REPLAYED]
         failed = [s.id for s, t in played if t.verdict.family == "fail"]
         yield from _timed(lambda: guarded_many("memory/replays", "memory", "memory",
-                                               lambda: run_memory_stage(session, replayable, not_replayed, failed)))
+                                               lambda: memory_stage(session, replayable, not_replayed, failed)))
