@@ -49,8 +49,12 @@ def _single_parser() -> argparse.ArgumentParser:
 
 
 def _game_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME,
-                   help="the game (and edition) the submission implements (default: %(default)s)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME,
+                       help="the game (and edition) the submission implements (default: %(default)s)")
+    which.add_argument("--edition", dest="game", choices=sorted(GAMES), metavar="{" + ",".join(sorted(
+                           g.removeprefix("fcd") for g in GAMES)) + "}", type=lambda e: e if e in GAMES else f"fcd{e}",
+                       help="the same, by the course's edition of Final Card-Down (17s2 or 18s2)")
 
 
 def _batch_parser() -> argparse.ArgumentParser:

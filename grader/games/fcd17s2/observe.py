@@ -1,0 +1,280 @@
+"""Observations of a 2017 game: everything its Game.h lets a tester see, as plain data.
+
+The 2018 observer's design (``grader.games.fcd18s2.observe``) over the 2017
+table (``grader.games.fcd17s2.observations``): one ``Observer`` looks at the
+reference ``Game`` and at a student's library alike (the same snake_case
+methods), reads hands by their counts, tells ``trace`` of every call before it
+makes it (so a crash or a hang is pinned on it), and can leave a probe out
+(``skip``).  Cards are ``[value, colour, suit, ident]`` with identities 1, 2, ...
+in the order first met; a move of the history is written in the notation
+(``5RH``, ``DRH/B``, ``uno``, ``end``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from grader.core.protocol import LOADING
+from grader.games.fcd17s2.interface import API_FUNCTIONS
+from grader.games.fcd17s2.observations import ORDER
+from grader.games.fcd18s2.observe import (
+    DESTROY_GAME,
+    FIND_CARD,
+    HAND_CAP,
+    MISSING,
+    NEW_GAME,
+    NULL_CARD,
+    PLAY_MOVE,
+    SKIPPED,
+    Trace,
+    card_label,
+)
+from reference.cards import COLOR_LETTERS, Value
+from reference.fcd17s2 import SAYS, Action, PlayerMove
+from reference.fcd17s2.moves import WORDS
+
+__all__ = ["Observer", "describe_call", "probe_name", "PROBE_IDS", "CALL_IDS", "NEW_GAME", "PLAY_MOVE",
+           "DESTROY_GAME", "FIND_CARD"]
+
+PROBE_IDS = {name: i for i, name in enumerate(ORDER)}
+CALL_IDS = {name: i for i, name in enumerate(API_FUNCTIONS)}
+MOVES_CAP = 4000  # no legal turn holds more moves (the draws of a long run of 2s included)
+SAY_LABELS = {WORDS[w]: w for w in SAYS}  # "uno" -> SAY_UNO ...
+INT_PROBES = (("winner", "gameWinner", "game_winner"), ("current_player", "currentPlayer", "current_player"),
+              ("current_turn", "currentTurn", "current_turn"), ("num_turns", "numTurns", "num_turns"),
+              ("play_direction", "playDirection", "play_direction"))
+DECK_COUNT_PROBES = (("num_cards", "numCards", "num_cards", 0), ("num_of_suit", "numOfSuit", "num_of_suit", 5),
+                     ("num_of_color", "numOfColor", "num_of_color", 5),
+                     ("num_of_value", "numOfValue", "num_of_value", 16))
+
+
+def _no_trace(_probe: int, _call: int, _a: int, _b: int) -> None:
+    return None
+
+
+def move_label(action: int, card: Any, next_color: Any) -> str:
+    """A move of the history in the notation; what no move is, in angle brackets."""
+    if action != Action.PLAY_CARD:
+        try:
+            return WORDS[Action(action)]
+        except ValueError:
+            return f"<action {action}>"[:24]
+    if card is None:
+        return "<no card>"
+    label = card_label((card.value, card.color, card.suit))[:24]
+    if int(card.value) == Value.D:
+        colour = int(next_color) if next_color is not None else -1
+        label += "/" + (COLOR_LETTERS[colour] if 0 <= colour < 5 else "?")
+    return label
+
+
+class Observer:
+    """Observes one 2017 game, step after step; ``trace`` hears of every call before it is made."""
+
+    def __init__(self, game: Any, deck_size: int, *, ident: Callable[[Any], int] | None = None,
+                 skip: frozenset[str] = frozenset(), trace: Trace = _no_trace) -> None:
+        self.game = game
+        self.ident = ident or (lambda c: c.ident)
+        self.skip = skip
+        self.trace = trace
+        self.cap = min(deck_size + 1, HAND_CAP)
+        self._idents: dict[int, int] = {}
+        self._first_cards: dict[int, Any] = {}  # player -> card 0 of their hand, the last time they were current
+
+    def _cd(self, card: Any) -> list[int]:
+        if card is None:
+            return NULL_CARD
+        raw = int(self.ident(card))
+        ident = self._idents.get(raw)
+        if ident is None:
+            ident = self._idents[raw] = len(self._idents) + 1
+        return [int(card.value), int(card.color), int(card.suit), ident]
+
+    def _call(self, probe: str, cname: str, method: str, *args: int) -> Any:
+        fn = getattr(self.game, method, None)
+        if fn is None:
+            return MISSING
+        self.trace(PROBE_IDS[probe], CALL_IDS[cname], args[0] if args else 0, args[1] if len(args) > 1 else 0)
+        return fn(*args)
+
+    def _count(self, value: Any, cap: int) -> int:
+        return max(0, min(value, cap)) if isinstance(value, int) else 0
+
+    def deck_counts(self) -> dict[str, Any]:
+        """B11: counts over the initial deck; observed once, after newGame."""
+        out: dict[str, Any] = {}
+        for name, cname, method, n in DECK_COUNT_PROBES:
+            if name in self.skip:
+                out[name] = SKIPPED
+            elif n == 0:
+                got = self._call(name, cname, method)
+                out[name] = got if got == MISSING else int(got)
+            else:
+                got = [self._call(name, cname, method, i) for i in range(n)]
+                out[name] = [g if g == MISSING else int(g) for g in got]
+        return out
+
+    def observe(self, _depths: Any = None) -> dict[str, Any]:
+        """Every observation of the game as it stands (2017 shows no piles: ``_depths`` is unused)."""
+        g, skip = self.game, self.skip
+        obs: dict[str, Any] = {}
+        for name, cname, method in INT_PROBES:
+            got = SKIPPED if name in skip else self._call(name, cname, method)
+            obs[name] = got if got in (MISSING, SKIPPED) else int(got)
+        turn = obs["current_turn"]
+        if "turn_moves" in skip or not isinstance(turn, int):
+            obs["turn_moves"] = SKIPPED if "turn_moves" in skip or turn == SKIPPED else MISSING
+        else:
+            got = self._call("turn_moves", "turnMoves", "turn_moves", turn)
+            obs["turn_moves"] = got if got == MISSING else int(got)
+        obs["past_moves"] = self._history(turn, obs["turn_moves"])
+
+        if "top_discard" in skip:
+            obs["top_discard"] = SKIPPED
+        elif hasattr(g, "top_discard"):
+            self.trace(PROBE_IDS["top_discard"], CALL_IDS["topDiscard"], 0, 0)
+            top = g.top_discard()
+            obs["top_discard"] = None if top is None else self._cd(top)
+        else:
+            obs["top_discard"] = MISSING
+
+        count = SKIPPED if "hand_card_count" in skip else self._call("hand_card_count", "handCardCount",
+                                                                      "hand_card_count")
+        obs["hand_card_count"] = count if count in (MISSING, SKIPPED) else int(count)
+        count = obs["hand_card_count"]
+        hand: list[Any] = []
+        if "hand" in skip or count == SKIPPED:
+            obs["hand"] = SKIPPED
+        elif not hasattr(g, "hand_card") or count == MISSING:
+            obs["hand"] = MISSING
+        else:
+            for i in range(self._count(count, self.cap)):
+                self.trace(PROBE_IDS["hand"], CALL_IDS["handCard"], i, count)
+                hand.append(g.hand_card(i))
+            obs["hand"] = [self._cd(c) for c in hand]
+        for name, cname, method in (("card_counts", "playerCardCount", "player_card_count"),
+                                    ("points", "playerPoints", "player_points")):
+            got = [SKIPPED] * 4 if name in skip else [self._call(name, cname, method, p) for p in range(4)]
+            obs[name] = [v if v in (MISSING, SKIPPED) else int(v) for v in got]
+        me = obs["current_player"]
+        if isinstance(me, int) and hand and hand[0] is not None:
+            self._first_cards[me] = hand[0]
+        obs.update(self.validity(hand, obs["hand"], me))
+        return obs
+
+    def _history(self, turn: Any, moves_now: Any) -> Any:
+        """The previous turn's moves and the current turn's, through turnMoves and pastMove."""
+        g = self.game
+        if "past_moves" in self.skip or not isinstance(turn, int) or moves_now == SKIPPED:
+            return SKIPPED
+        if not hasattr(g, "past_move") or moves_now == MISSING or not hasattr(g, "turn_moves"):
+            return MISSING
+        turns: list[list[str]] = []
+        for t, n in ((turn - 1, None), (turn, moves_now)):
+            if t < 0:
+                turns.append([])
+                continue
+            if n is None:
+                n = int(self._call("past_moves", "turnMoves", "turn_moves", t))
+            moves = []
+            for i in range(self._count(n, MOVES_CAP)):
+                self.trace(PROBE_IDS["past_moves"], CALL_IDS["pastMove"], t, i)
+                m = g.past_move(t, i)
+                card = m.card if int(m.action) == Action.PLAY_CARD else None
+                moves.append(move_label(int(m.action), card, m.next_color))
+            turns.append(moves)
+        return turns
+
+    def validity(self, hand: list[Any], hand_obs: Any, me: Any) -> dict[str, Any]:
+        """isValidMove for a battery of candidates: every card in hand (a DECLARE with every colour), the
+        first card of each other hand as last seen, DRAW_CARD, the three words and END_TURN."""
+        g, skip = self.game, self.skip
+        if not hasattr(g, "is_valid_move"):
+            return {name: MISSING for name in ("valid_play", "valid_foreign", "valid_draw", "valid_say", "valid_end")}
+        out: dict[str, Any] = {}
+        call = CALL_IDS["isValidMove"]
+        if "valid_play" in skip or hand_obs in (SKIPPED, MISSING):
+            out["valid_play"] = SKIPPED if hand_obs != MISSING else MISSING
+        else:
+            play: dict[str, bool] = {}
+            for i, card in enumerate(hand):
+                if card is None:
+                    continue
+                for move, label in play_moves(card):
+                    if label not in play:
+                        self.trace(PROBE_IDS["valid_play"], call, i, int(move.next_color or 0))
+                        play[label] = bool(g.is_valid_move(move))
+            out["valid_play"] = play
+        if "valid_foreign" in skip or not isinstance(me, int):
+            out["valid_foreign"] = SKIPPED
+        else:
+            own = {card_label((c.value, c.color, c.suit)) for c in hand if c is not None}
+            foreign: dict[str, bool] = {}
+            for p, card in sorted(self._first_cards.items()):
+                if p == me or card_label((card.value, card.color, card.suit)) in own:
+                    continue
+                for move, label in play_moves(card):
+                    self.trace(PROBE_IDS["valid_foreign"], call, 100 + p, int(move.next_color or 0))
+                    foreign.setdefault(label, bool(g.is_valid_move(move)))
+            out["valid_foreign"] = foreign
+        for name, action in (("valid_draw", Action.DRAW_CARD), ("valid_end", Action.END_TURN)):
+            if name in skip:
+                out[name] = SKIPPED
+            else:
+                self.trace(PROBE_IDS[name], call, -1 - int(action), 0)
+                out[name] = bool(g.is_valid_move(PlayerMove(action)))
+        if "valid_say" in skip:
+            out["valid_say"] = SKIPPED
+        else:
+            says: dict[str, bool] = {}
+            for label, word in SAY_LABELS.items():
+                self.trace(PROBE_IDS["valid_say"], call, -1 - int(word), 0)
+                says[label] = bool(g.is_valid_move(PlayerMove(word)))
+            out["valid_say"] = says
+        return out
+
+
+def play_moves(card: Any) -> list[tuple[PlayerMove, str]]:
+    """The PLAY_CARD moves for one card, with their notation; a DECLARE once per colour."""
+    name = card_label((card.value, card.color, card.suit))
+    if int(card.value) == Value.D:
+        return [(PlayerMove(Action.PLAY_CARD, card, col), f"{name}/{COLOR_LETTERS[col]}") for col in range(5)]
+    return [(PlayerMove(Action.PLAY_CARD, card, 0), name)]
+
+
+ACTION_WORDS = {int(a): a.name for a in Action}
+
+
+def describe_call(probe: int, call: int, a: int, b: int, moves: Any = (), step: int = 0) -> str:
+    """The call in progress, as a student would write it: ``pastMove(3, 1)``."""
+    if probe == LOADING:
+        return "loading your library (before newGame: its global initialisers and constructors)"
+    if probe == NEW_GAME:
+        return "newGame(...)"
+    if probe == DESTROY_GAME:
+        return "destroyGame(game)"
+    if probe in (PLAY_MOVE, FIND_CARD):
+        move = moves[a] if 0 <= a < len(moves) else "?"
+        if probe == FIND_CARD:
+            return f"handCard({b}) while looking for the card of move {a + 1} ({move})"
+        return f"playMove({move}) at move {a + 1}"
+    if not 0 <= call < len(API_FUNCTIONS):
+        return "an API call"
+    name = API_FUNCTIONS[call]
+    if name in ("handCard", "turnMoves", "numOfSuit", "numOfColor", "numOfValue", "playerCardCount",
+                "playerPoints"):
+        return f"{name}({a})"
+    if name == "pastMove":
+        return f"pastMove({a}, {b})"
+    if name == "isValidMove":
+        if a < 0:
+            return f"isValidMove({ACTION_WORDS.get(-1 - a, a)})"
+        if a >= 100:
+            return f"isValidMove(PLAY_CARD with the first card of player {a - 100}'s hand)"
+        return f"isValidMove(PLAY_CARD handCard({a}))"
+    return f"{name}()"
+
+
+def probe_name(probe: int) -> str | None:
+    """The observation a probe number stands for; None for newGame, playMove and the like."""
+    return ORDER[probe] if 0 <= probe < len(ORDER) else None

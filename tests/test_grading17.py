@@ -1,0 +1,161 @@
+"""The 2017 edition graded on the shared pipeline: its scenarios, its model, its mutants, its readings.
+
+The scenarios (fixtures/fcd17s2/scenarios) are hand-worked rule cases; their
+expectations are checked against the 2017 reference, so the suite tests the
+oracle too.  Every STRICT clause of rules-17s2.md has one, each scenario judges
+something (its clauses govern an observation of the 2017 table), the 2017 model
+fails none, every mutant fails a scenario of its own rules and costs little
+elsewhere (one bug, one deduction), and every accepted reading passes them all.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from grader.core.config import MarkingConfig
+from grader.core.results import Verdict
+from grader.games import get
+from grader.games.fcd17s2.edition import FCD17
+from grader.games.fcd17s2.observations import TABLE
+from grader.games.fcd17s2.scenarios import check_expectation, load_scenarios
+from grader.games.fcd17s2.session import Fcd17Session
+from grader.games.fcd18s2.focus import focus_of
+from grader.games.fcd18s2.reference_trace import reference_trace
+from reference.fcd17s2 import STRICT_IDS
+
+SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "fcd17s2" / "submissions"
+SCENARIOS = load_scenarios()
+GAME = get("fcd17s2")
+
+
+def _load(name: str, path: Path) -> object:
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MUTANTS = _load("fcd17s2_make_mutants", SUBMISSIONS / "make_mutants.py").load_mutants()
+READINGS = sorted(p.name for p in (SUBMISSIONS / "readings").iterdir() if (p / "Game.c").exists())
+
+# Clauses no scenario can check: B1 (which headers: the build's test), S21 (no winner: its trigger is
+# B55, LENIENT), S26 (playMove of an invalid move: B58, never tested), S27 and S28 (the player AI, the course).
+NOT_SCENARIO_CLAUSES = {"B1", "S21", "S26", "S27", "S28"}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_each_scenario_s_hand_worked_expectations_agree_with_the_reference(scenario) -> None:  # noqa: ANN001
+    trace = reference_trace(scenario.deck, scenario.moves, full_piles=True, edition=FCD17)
+    problems = [f"after move {e.after}: {what}: expected {exp!r}, reference gave {got!r}"
+                for e in scenario.expectations for what, exp, got in check_expectation(e.values, trace[e.after].obs)]
+    assert scenario.expectations and not problems, f"{scenario.id} ({', '.join(scenario.rules)}):\n" + \
+        "\n".join(problems)
+
+
+def test_every_strict_clause_of_2017_has_a_scenario() -> None:
+    """S1-S25 and every STRICT ruling (B-), but what no scenario can check, are named by some scenario."""
+    named = {r for s in SCENARIOS for r in s.rules}
+    wanted = ({f"S{i}" for i in range(1, 27)} | set(STRICT_IDS)) - NOT_SCENARIO_CLAUSES
+    assert len(STRICT_IDS) == 45
+    assert sorted(wanted - named) == []
+
+
+def test_every_scenario_judges_an_observation_its_clauses_govern() -> None:
+    """A scenario whose clauses govern nothing in the 2017 table could never fail."""
+    idle = [s.id for s in SCENARIOS if not focus_of(s.rules, TABLE).names()]
+    assert idle == []
+
+
+def failing(folder: Path) -> list[tuple[str, str, str, str]]:
+    """(scenario, group, verdict family, message) of the scenarios the submission fails or cannot judge."""
+    with Fcd17Session.open(folder) as session:
+        assert session.build.ok, session.build.output
+        results = [session.run_scenario(s) for s in SCENARIOS]
+    return [(r.id, r.group, "inconclusive" if r.verdict is Verdict.INCONCLUSIVE else r.verdict.family, r.message)
+            for r in results if r.verdict is not Verdict.PASSED]
+
+
+def all_failing(folders: list[Path]) -> list[list[tuple[str, str, str, str]]]:
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(failing, folders))
+
+
+def test_the_2017_model_passes_every_scenario() -> None:
+    assert failing(SUBMISSIONS / "model") == []
+
+
+def test_every_accepted_reading_passes_every_scenario() -> None:
+    """Every LENIENT ruling taken the other way (and all at once in 'combined') passes every scenario: the
+    scenarios avoid what the rules leave open, and the comparison accepts what a reading changes."""
+    assert "combined" in READINGS and len(READINGS) >= 20
+    found = dict(zip(READINGS, all_failing([SUBMISSIONS / "readings" / name for name in READINGS])))
+    assert {name: fails for name, fails in found.items() if fails} == {}
+
+
+def _groups_of(rules: tuple[str, ...]) -> set[str]:
+    return {s.group for s in SCENARIOS if set(rules) & set(s.rules)}
+
+
+def _marks_lost(fails: list[tuple[str, str, str, str]]) -> dict[str, float]:
+    """Marks lost per group (default 2017 marking): a group's marks shared among its scenarios by weight."""
+    config = MarkingConfig.load(game=GAME)
+    weight = {g: sum(s.weight for s in SCENARIOS if s.group == g) for g in {s.group for s in SCENARIOS}}
+    by_id = {s.id: s for s in SCENARIOS}
+    lost: dict[str, float] = {}
+    for test_id, group, verdict, _message in fails:
+        if verdict == "fail":
+            lost[group] = lost.get(group, 0.0) + config.group_marks(group) * by_id[test_id].weight / weight[group]
+    return lost
+
+
+SCENARIO_MUTANTS = [m for m in MUTANTS if m.caught_by != "memory"]
+
+# Mutants the 2017 scenarios do not yet judge fairly (issue #17 is open on them), by cause:
+_AFTER_A_WRONG_CALL_OUT = "a wrong call-out makes every later observation lenient (B44's size is open), so B42-B47 " \
+    "scenarios cannot judge what follows it"
+_COLLATERAL = "also fails scenarios of other groups whose observations it changes (more than 2 marks elsewhere)"
+KNOWN_OPEN = {
+    "call_out_judged_by_hand_size": _AFTER_A_WRONG_CALL_OUT,
+    "call_out_penalises_seat_before": _AFTER_A_WRONG_CALL_OUT,
+    "wrong_call_out_free": _AFTER_A_WRONG_CALL_OUT,
+    "penalty_cards_count_as_draws": "no scenario pays a penalty and then tries to draw (B45, B48)",
+    "draw_after_continue_unlimited": "no scenario draws twice after a CONTINUE (B15)",
+    "no_winner_never_declared": "S21/B55 are LENIENT: no scenario group owns them (the random games do)",
+    "continue_lasts_the_turn": "caught only by the continue group, which does not name S9/B14",
+    "draw_pile_upside_down": _COLLATERAL,
+    "first_discard_read_from_card_0": _COLLATERAL,
+    "declaration_not_initialised": _COLLATERAL,
+    "continue_ignored": _COLLATERAL,
+    "zero_not_wild": _COLLATERAL,
+    "suit_does_not_match": _COLLATERAL,
+    "claim_any_hand_size": _COLLATERAL,
+    "words_counted_backwards": _COLLATERAL,
+    "turn_moves_off_by_one": _COLLATERAL + " (B37 declare scenarios read the history)",
+    "end_turn_not_recorded": _COLLATERAL + " (B37 declare scenarios read the history)",
+}
+
+
+@pytest.fixture(scope="module")
+def mutant_failures() -> dict[str, list[tuple[str, str, str, str]]]:
+    """Every scenario mutant's failures, graded two at a time."""
+    return dict(zip([m.name for m in SCENARIO_MUTANTS],
+                    all_failing([SUBMISSIONS / "mutants" / m.name for m in SCENARIO_MUTANTS])))
+
+
+@pytest.mark.parametrize("mutant", [pytest.param(m, marks=pytest.mark.xfail(reason=KNOWN_OPEN[m.name], strict=True))
+                                    if m.name in KNOWN_OPEN else m for m in SCENARIO_MUTANTS], ids=lambda m: m.name)
+def test_every_mutant_fails_a_scenario_of_its_own_rules_and_costs_at_most_2_marks_elsewhere(
+        mutant, mutant_failures) -> None:  # noqa: ANN001
+    """One bug, one deduction: each mutant fails a scenario of a group that names its clauses; what it
+    costs in the other groups (collateral) stays at or under 2 marks."""
+    fails = mutant_failures[mutant.name]
+    lost = _marks_lost(fails)
+    own = _groups_of(mutant.rules)
+    assert set(lost) & own, f"not caught by its own rules {mutant.rules}: lost {lost}"
+    collateral = {g: round(v, 2) for g, v in lost.items() if g not in own}
+    assert sum(collateral.values()) <= 2, f"collateral {collateral} (own groups {sorted(own)})"
+    assert not any("Traceback" in message for *_, message in fails)
