@@ -8,7 +8,7 @@ after every move, until the first difference: an AssertionError of
 ProcessPoolExecutor worker, so a mutant that segfaults or loops fails only its
 own check.  A mutant marked ``caught_by="memory"`` (a leak, a copied card: the
 queries cannot see it) is shown by the model's own C tests failing under
-AddressSanitizer's leak check, until the 2017 edition has its memory stage.
+AddressSanitizer's leak check, as the grader's 2017 memory stage does (tests/test_memory17.py).
 """
 
 from __future__ import annotations
