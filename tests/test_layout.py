@@ -79,7 +79,7 @@ def test_the_observation_schema_is_the_table() -> None:
 
 
 def test_one_place_for_the_default_limits_and_the_marks_group_rule() -> None:
-    """grep finds the default limits only in the game's marking.toml, and the stage groups only in results.py."""
+    """grep finds the default limits only in each game's marking.toml, and the stage groups only in results.py."""
     places = {}
     for path in (ROOT / "grader").rglob("*"):
         if path.suffix in (".py", ".toml") and path.is_file():
@@ -88,7 +88,9 @@ def test_one_place_for_the_default_limits_and_the_marks_group_rule() -> None:
                 places.setdefault("limits", []).append(path.name)
             if '"random": "random_games"' in text or '"random_games": 2' in text:
                 places.setdefault("groups", []).append(path.name)
-    assert places == {"limits": ["marking.toml"], "groups": ["results.py"]}
+    from grader.games import GAMES  # noqa: PLC0415
+
+    assert places == {"limits": ["marking.toml"] * len(GAMES), "groups": ["results.py"]}
 
 
 def test_the_sandbox_gets_the_core_and_its_one_game_only() -> None:

@@ -44,7 +44,7 @@ def decks(family: Family) -> st.SearchStrategy[Deck]:
     return st.lists(card, min_size=family.min_cards, max_size=family.max_cards).map(Deck.from_keys)
 
 
-def _spec(move: Any, edition: Edition) -> Any:
+def _spec(move: Any, edition: Edition = FCD18) -> Any:
     """The move as written (what its card looks like, not which card it is)."""
     return edition.parse_move(str(move))
 
