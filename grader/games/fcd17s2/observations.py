@@ -19,6 +19,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from grader.games.fcd18s2.observations import Observation, Table
+from reference.cards import format_key, parse_key
+from reference.fcd17s2.moves import ACTION_OF_WORD, SAID_COUNT
 
 FAMILIES: dict[str, str] = {
     "turn_order": "whose turn it is, the direction and the turn counters (S4-S6, S12, S13, B26-B30, B60)",
@@ -39,7 +41,8 @@ OBSERVATIONS: tuple[Observation, ...] = (
     Observation("current_player", "int", "currentPlayer()", "whose turn it is", "turn_order",
                 "Only END_TURN passes the turn: to the next seat in the current direction, or the one after "
                 "when an ADVANCE was played.", at_start=("S4", "B5"),
-                on_moves=("S5", "S6", "S12", "S13", "B26", "B27", "B28", "B30", "B34"), change="seat"),
+                on_moves=("S5", "S6", "S12", "S13", "B26", "B27", "B28", "B30", "B34"),
+                depends_on=("play_direction",), change="seat"),
     Observation("current_turn", "int", "currentTurn()", "the turn number", "turn_order",
                 "The turn number starts at 0 and goes up by one at each END_TURN (a skipped player holds no "
                 "turn).", at_start=("S4",), on_moves=("S6", "B26", "B60"), change="counter"),
@@ -47,22 +50,26 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "numTurns() is always currentTurn() + 1.", meaning=("S23", "B60"), change="counter"),
     Observation("play_direction", "int", "playDirection()", "the direction of play (0 CLOCKWISE, 1 ANTICLOCKWISE)",
                 "turn_order", "Play starts CLOCKWISE; each BACKWARDS played turns it round.",
-                at_start=("S4", "B5"), on_moves=("S13", "B28", "B30", "B34"), change="value"),
+                at_start=("S4", "B5"), on_moves=("S13", "B28", "B30", "B34"), change="flag"),
     Observation("turn_moves", "int", "turnMoves(currentTurn())", "the moves made so far this turn", "history",
                 "Every action a player submits is a move of the turn: draws, plays, the words said, and the "
                 "END_TURN that closes it.", meaning=("S23", "B50", "B51"), change="own_counter"),
     Observation("past_moves", "history", "pastMove(turn, i)", "the moves of the previous turn and of this one",
                 "history", "pastMove(t, i) is the i-th move of turn t as it was made: its action, the card played "
                 "and the colour a DECLARE declared; a finished turn ends with its END_TURN.",
-                meaning=("S23", "B37", "B50", "B51", "B52"), depends_on=("current_turn",)),
+                meaning=("S23", "B50", "B51", "B52"), depends_on=("current_turn",)),
+    Observation("declarations", "history", "pastMove(turn, i).nextColor",
+                "the DECLAREs of the previous turn and of this one, with the colour each declared", "history",
+                "pastMove keeps the colour a DECLARE declared in nextColor.", meaning=("B37",),
+                depends_on=("current_turn",)),
     Observation("hand_card_count", "int", "handCardCount()", "the size of the current player's hand", "hands",
                 "A hand loses the card played and gains each card drawn.", meaning=("S24",),
                 at_start=("S2", "B2", "B10"), on_moves=("S9", "S10", "S11", "B43", "B54"),
                 depends_on=("current_player", "card_counts"), change="own_counter"),
     Observation("hand", "cards", "handCard(i)", "the cards in the current player's hand", "hands",
                 "A hand loses the card played and gains each card drawn, taken from the top of the draw pile "
-                "(after a recycle: the oldest discard).", meaning=("S24",), at_start=("S1", "S2", "B2", "B10"),
-                on_moves=("S9", "S10", "S11", "S20", "B43", "B54"), depends_on=("current_player",),
+                "(after a recycle: the oldest discard).", at_start=("S1", "S2", "S24", "B2", "B10"),
+                on_moves=("S3", "S9", "S10", "S20", "B2", "B54"), depends_on=("current_player",),
                 change="own_cards"),
     Observation("card_counts", "four_ints", "playerCardCount(p)", "how many cards player p holds", "hands",
                 "A hand loses the card played and gains each card drawn; a right call-out makes the previous "
@@ -97,8 +104,7 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "A word may be said right after a discard that leaves exactly 1, 2 or 3 cards (a claim), or at "
                 "the start of the turn, before drawing or discarding, once each (a call-out); anywhere else it "
                 "is invalid.",
-                meaning=("S16", "S17", "S18", "S25", "B33", "B38", "B39", "B40", "B41", "B47", "B48", "B49",
-                         "B53", "B57"),
+                meaning=("S16", "S17", "S18", "B33", "B38", "B39", "B40", "B41", "B47", "B48", "B49", "B53"),
                 depends_on=("turn_moves", "winner", "current_player", "hand_card_count")),
     Observation("valid_end", "bool", "isValidMove(END_TURN)", "whether the current player may end the turn now",
                 "validity", "END_TURN is valid only once a card has been discarded or drawn this turn, and after "
@@ -128,10 +134,81 @@ def _start_of_turn(o: dict[str, Any]) -> bool:
     return o["turn_moves"] == 0 or all(m in ("uno", "duo", "trio") for m in o["past_moves"][1])
 
 
+def _plays(moves: list[str]) -> list[str]:
+    return [m for m in moves if m not in ("draw", "end", "uno", "duo", "trio")]
+
+
+def _two_on_top(o: dict[str, Any]) -> bool:
+    """A 2 is on top and nothing has been discarded this turn: who owes for it (B25)."""
+    return o["top_discard"] is not None and o["top_discard"][0] == 2 and not _plays(o["past_moves"][1])
+
+
+def _facing_a_two(o: dict[str, Any]) -> bool:
+    """The current player faces the 2 the previous turn ended on: play a 2 or draw (S11, B20-B23)."""
+    previous = _plays(o["past_moves"][0])
+    return _two_on_top(o) and bool(previous) and previous[-1][0] == "2"
+
+
+def _over(o: dict[str, Any]) -> bool:
+    """The game has ended: no move is valid (S19, B53)."""
+    return o["winner"] != -1
+
+
+def _after_a_continue(o: dict[str, Any]) -> bool:
+    """The last discard of this turn was a CONTINUE: one more discard is allowed (S14, B31, B34)."""
+    plays = _plays(o["past_moves"][1])
+    return bool(plays) and plays[-1][0] == "C"
+
+
+def _plain_match(o: dict[str, Any], label: str) -> bool:
+    """The card matches the top by value or colour and is not a ZERO: whether it may be discarded does not
+    rest on the ZERO's wildness or a match by suit alone (S8's, judged by the matching tests)."""
+    top = o["top_discard"]
+    card = parse_key(label[:3])
+    return card[0] != 0 and top is not None and (card[0] == top[0] or card[1] == top[1])
+
+
+def _declare_on_top(o: dict[str, Any]) -> bool:
+    """A DECLARE is on top: what may follow it (B35)."""
+    return o["top_discard"] is not None and o["top_discard"][0] == 13
+
+
+
+def _a_discard_on_top(o: dict[str, Any]) -> bool:
+    """The top card was discarded in this turn or the last (not the card turned up at the start, B5-B9): a
+    declared colour's life is judged from the first discard on (S15)."""
+    plays = _plays(o["past_moves"][0]) + _plays(o["past_moves"][1])
+    top = o["top_discard"]
+    return bool(plays) and top is not None and plays[-1][:3] == format_key(tuple(top[:3]))
+
+
+def _the_word_for_the_hand(o: dict[str, Any], label: str) -> bool:
+    """The claim the hand now calls for (B33: a claim may follow a CONTINUE); which words a hand of another
+    size refuses is B38's."""
+    return SAID_COUNT[ACTION_OF_WORD[label]] == o["hand_card_count"]
+
+
+def _not_a_zero(_o: dict[str, Any], label: str) -> bool:
+    """Whether a ZERO may be discarded is S8's (a ZERO is wild), or B35's on a DECLARE."""
+    return label[0] != "0"
+
+
+_VALIDITY = ("valid_play", "valid_draw", "valid_end")
 SCOPES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
-    **{("valid_say", clause): _start_of_turn for clause in ("S17", "B40", "B47", "B48")},
+    **{("valid_say", clause): _start_of_turn for clause in ("S17", "B40", "B41", "B47", "B48")},
+    ("valid_play", "B35"): _declare_on_top,
+    ("valid_play", "S15"): _a_discard_on_top,
+    **{(obs, clause): _facing_a_two for obs in _VALIDITY for clause in ("S11", "B20", "B21", "B22", "B23")},
+    **{(obs, "B25"): _two_on_top for obs in _VALIDITY},
+    **{(obs, clause): _over for obs in (*_VALIDITY, "valid_say") for clause in ("S19", "B53")},
+    **{("valid_play", clause): _after_a_continue for clause in ("S14", "B31", "B34")},
+}
+ANSWER_SCOPES: dict[tuple[str, str], Callable[[dict[str, Any], str], bool]] = {
+    **{("valid_play", clause): _plain_match for clause in ("S14", "B31", "B34")},
+    **{("valid_play", clause): _not_a_zero for clause in ("S9", "B14", "S15")},
+    ("valid_say", "B33"): _the_word_for_the_hand,
 }
 
-TABLE = Table(OBSERVATIONS, IDENTITY, FAMILIES, SCOPES)
+TABLE = Table(OBSERVATIONS, IDENTITY, FAMILIES, SCOPES, ANSWER_SCOPES)
 BY_NAME = TABLE.by_name
 ORDER = TABLE.order

@@ -127,7 +127,9 @@ class Observer:
         else:
             got = self._call("turn_moves", "turnMoves", "turn_moves", turn)
             obs["turn_moves"] = got if got == MISSING else int(got)
-        obs["past_moves"] = self._history(turn, obs["turn_moves"])
+        history = obs["past_moves"] = self._history(turn, obs["turn_moves"])
+        obs["declarations"] = history if not isinstance(history, list) else [
+            [m for m in moves if m[0] == "D" and "/" in m] for moves in history]
 
         if "top_discard" in skip:
             obs["top_discard"] = SKIPPED

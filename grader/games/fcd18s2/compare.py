@@ -139,14 +139,15 @@ class _StepJudge:
     def judge(self, k: int, name: str, d: Divergence) -> Divergence | None:
         """The divergence if this test holds it against the submission, else None (noted)."""
         by_name = self.by_name
+        label = d.label if by_name[name].shape == "answers" else ""
         causes = [c for c in self.table.depends_on.get(name, ()) if c in self.tainted]
         if causes:
             self._outside(k, name, d, f"it follows from {by_name[causes[0]].call}, which differed before")
-            if self.focus.covers(name, k, self.ref[k].obs):
+            if self.focus.covers(name, k, self.ref[k].obs, label):
                 self.inconclusive.append(f"after move {k}: {by_name[name].call} could not be judged because "
                                          f"{by_name[causes[0]].call} differed before ({self.owner(causes[0], k)})")
             return None
-        if self.focus.covers(name, k, self.ref[k].obs):
+        if self.focus.covers(name, k, self.ref[k].obs, label):
             return d
         self._outside(k, name, d)
         return None
@@ -272,6 +273,8 @@ def _change(table: Table, name: str, ep: dict[str, Any], en: dict[str, Any], gp:
         same0 = _same(table, name, e0, e1)
         return diff("unchanged" if same0 else f"becomes {show(e1)}",
                     "unchanged" if _same(table, name, g0, g1) else f"becomes {show(g1)}")
+    if kind == "flag":
+        return diff("changed" if e0 != e1 else "unchanged", "changed" if g0 != g1 else "unchanged")
     if kind in ("cards", "own_cards"):
         pairs = [(e0, e1, g0, g1)] if kind == "own_cards" else list(zip(e0, e1, g0, g1))
         for p, (a0, a1, b0, b1) in enumerate(pairs):

@@ -52,13 +52,17 @@ class Focus:
     at_start: dict[str, tuple[str, ...]]  # judged right after newGame
     on_moves: dict[str, tuple[str, ...]]  # judged after each move
     scopes: Mapping[tuple[str, str], Callable[[dict[str, Any]], bool]] = field(default_factory=dict)  # the table's
+    answer_scopes: Mapping[tuple[str, str], Callable[[dict[str, Any], str], bool]] = field(default_factory=dict)
 
-    def covers(self, name: str, step: int, obs: dict[str, Any] | None = None) -> bool:
+    def covers(self, name: str, step: int, obs: dict[str, Any] | None = None, label: str = "") -> bool:
         """Is ``name`` judged at ``step``?  ``obs``: the reference's observation there, for clauses that
-        govern it only in some states (``SCOPES``)."""
+        govern it only in some states (``SCOPES``); ``label``: for an answer of a battery, the move it
+        answers, for clauses that govern only some moves (``Table.answer_scopes``)."""
         via = (self.at_start if step == 0 else self.on_moves).get(name, ())
-        scopes = self.scopes
-        return any(obs is None or (name, c) not in scopes or scopes[(name, c)](obs) for c in via)
+        scopes, answers = self.scopes, self.answer_scopes
+        return any((obs is None or (name, c) not in scopes or scopes[(name, c)](obs))
+                   and (obs is None or not label or (name, c) not in answers or answers[(name, c)](obs, label))
+                   for c in via)
 
     def names(self) -> frozenset[str]:
         return frozenset(self.at_start) | frozenset(self.on_moves)
@@ -82,7 +86,7 @@ def focus_of(rules: Iterable[str], table: Table = TABLE) -> Focus:
             start[o.name] = via
         if via := tuple(r for r in rules if r in o.meaning + o.on_moves):
             moves[o.name] = via
-    return Focus(start, moves, table.scopes)
+    return Focus(start, moves, table.scopes, table.answer_scopes)
 
 
 def expected_names(expectations: Sequence[Any]) -> set[tuple[int, str]]:

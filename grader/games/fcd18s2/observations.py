@@ -21,7 +21,7 @@ already differed, a difference here shows nothing new.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Mapping
 
@@ -54,6 +54,7 @@ CHANGES: dict[str, str] = {
     "own_counter": "by how much it changed, while the turn stays with the same player",
     "seat": "by how many seats it moved",
     "value": "whether it stayed or what it became",
+    "flag": "whether it changed (a two-way switch: 2017's direction of play)",
     "cards": "the cards each hand lost and gained",
     "own_cards": "the cards the hand lost and gained, while the turn stays with the same player",
     "per_player": "by how much each player's value changed",
@@ -215,6 +216,10 @@ class Table:
     identity: Observation  # checked between steps, not a field of a step
     families: Mapping[str, str]
     scopes: Mapping[tuple[str, str], Callable[[dict[str, Any]], bool]]
+    # Where a clause governs an answer of a battery (``valid_play``) only for some moves: (observation, clause)
+    # -> predicate over the reference's observation and the move's label.  So the rules of what matches what
+    # (2017's S8: a ZERO is wild) are judged by their own tests, not again by every test that plays a card.
+    answer_scopes: Mapping[tuple[str, str], Callable[[dict[str, Any], str], bool]] = field(default_factory=dict)
 
     @cached_property
     def by_name(self) -> dict[str, Observation]:
