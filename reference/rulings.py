@@ -244,6 +244,9 @@ class Leniency:
     play_cards: dict[CardKey, tuple[str, ...]]  # valid_play candidates lenient card by card
     winner_accepts: frozenset[int] | None  # extra winner values accepted (A50)
     all_but: tuple[str, ...] = ()  # with fields[EVERY_OBSERVATION]: the observations left strict
+    # For a per-player count left strict but for some players: observation -> player -> the differences
+    # (got - expected) accepted in that player's entry (2017's B44: the wrong caller holds 2 cards fewer).
+    offsets: dict[str, dict[int, tuple[int, ...]]] = field(default_factory=dict)
 
     def field_is_lenient(self, name: str) -> bool:
         return name in self.fields or (EVERY_OBSERVATION in self.fields and name not in self.all_but)

@@ -34,7 +34,7 @@ DECK_COUNTS = ("num_cards", "num_of_suit", "num_of_color", "num_of_value")
 VALIDITY = ("valid_play", "valid_draw", "valid_say", "valid_end")
 OBSERVATIONS = DECK_COUNTS + (
     "current_player", "current_turn", "num_turns", "play_direction", "top_discard", "turn_moves",
-    "past_moves", "hand", "card_counts", "points", "winner",
+    "past_moves", "declarations", "hand", "card_counts", "points", "winner",
 ) + VALIDITY
 
 
@@ -61,6 +61,8 @@ class Ruling:
     accepts: Callable[[Game], frozenset[int]] | None = None  # for 'winner': the values accepted
     diverged: Callable[[Game], bool] = _never  # the readings have made different games by now
     unaffected: tuple[str, ...] = DECK_COUNTS  # what stays comparable once diverged (or with EVERY_OBSERVATION)
+    # once diverged, per-player counts of ``unaffected`` that differ by one of these for some players
+    offsets: Callable[[Game], dict[str, dict[int, tuple[int, ...]]]] | None = None
     note: str = field(default="")
 
     @property
@@ -172,6 +174,25 @@ def _a_call_out_judged_differently_on_a_chain(g: Game) -> bool:
 
 def _a_wrong_call_out_was_made(g: Game) -> bool:
     return any(not right for turn in range(g.num_turns()) for _word, right in g.call_outs(turn))
+
+
+def _wrong_callers_hold_2_fewer(g: Game) -> dict[str, dict[int, tuple[int, ...]]]:
+    """B44 (b): each wrong call-out cost its caller 2 cards, not the reference's 4."""
+    fewer: dict[int, int] = {}
+    for turn in range(g.num_turns()):
+        for _word, right in g.call_outs(turn):
+            if not right:
+                caller = g.turn_player(turn)
+                fewer[caller] = fewer.get(caller, 0) + 2
+    return {"card_counts": {p: tuple(range(0, -n - 1, -2)) for p, n in fewer.items()}}
+
+
+# What a wrong call-out's penalty size (B44: 2 or 4 cards for the caller) leaves comparable: the turn
+# structure, the history, the top card, drawing and ending, the other players' counts (the caller's up to
+# the difference in size).  Not the hands' cards (the piles are shifted), nor claims (hand sizes differ).
+_SAME_WHATEVER_THE_PENALTY = DECK_COUNTS + (
+    "current_player", "current_turn", "num_turns", "play_direction", "turn_moves", "past_moves", "declarations",
+    "top_discard", "valid_draw", "valid_end", "card_counts")
 
 
 def _calling_on_turn_0(g: Game) -> bool:
@@ -328,8 +349,9 @@ RULINGS: tuple[Ruling, ...] = (
     Ruling("B44", "The penalty for a wrong call-out",
            ("the caller draws 4", "the caller draws 2"),
            strict="the previous player's hand is unchanged", lenient="the size: 2 or 4",
-           diverged=_a_wrong_call_out_was_made,
-           note="once the sizes differ so do the piles: scenarios stop comparing hands after a wrong call-out"),
+           diverged=_a_wrong_call_out_was_made, unaffected=_SAME_WHATEVER_THE_PENALTY,
+           offsets=_wrong_callers_hold_2_fewer,
+           note="once the sizes differ so do the piles: hands and claims are not compared after a wrong call-out"),
     Ruling("B45", "After a penalised call-out",
            ("still the start of the turn: more call-outs, then a draw or a discard before END_TURN",
             "END_TURN allowed right after it"),
@@ -395,6 +417,7 @@ def leniency(game: Game, strict: frozenset[str] = frozenset()) -> Leniency:
     play_cards: dict[CardKey, tuple[str, ...]] = {}
     winner_accepts: frozenset[int] | None = None
     everything_but: set[str] | None = None  # what the rulings leaving EVERY_OBSERVATION open all spare
+    offsets: dict[str, dict[int, tuple[int, ...]]] = {}
     hand_keys = [c.key for c in game.player_hand(game.current_player())]
     for r in RULINGS:
         if r.id in strict:
@@ -402,6 +425,9 @@ def leniency(game: Game, strict: frozenset[str] = frozenset()) -> Leniency:
         if r.diverged(game):
             fields[EVERY_OBSERVATION] = fields.get(EVERY_OBSERVATION, ()) + (r.id,)
             everything_but = set(r.unaffected) if everything_but is None else everything_but & set(r.unaffected)
+            if r.offsets is not None:
+                for name, players in r.offsets(game).items():
+                    offsets.setdefault(name, {}).update(players)
             continue
         if not r.affects or not r.when(game):
             continue
@@ -418,4 +444,4 @@ def leniency(game: Game, strict: frozenset[str] = frozenset()) -> Leniency:
                     spared = set(r.unaffected)
                     everything_but = spared if everything_but is None else everything_but & spared
     all_but = tuple(sorted(everything_but)) if everything_but is not None else ()
-    return Leniency(fields, play_cards, winner_accepts, all_but)
+    return Leniency(fields, play_cards, winner_accepts, all_but, offsets)

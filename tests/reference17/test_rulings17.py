@@ -109,13 +109,19 @@ def test_B22_B24_a_two_on_a_paid_two_and_paying_part() -> None:
     assert leniency(g).play_cards == {(2, 0, 3): ("B24",)}
 
 
-def test_B44_B45_a_wrong_call_out_leaves_the_rest_of_the_game_open() -> None:
+def test_B44_B45_after_a_wrong_call_out_hands_and_claims_are_open_the_turns_and_counts_are_not() -> None:
+    """The penalty's size (4 or 2 cards) shifts the piles: hands and claims differ from then on; whose turn
+    it is, the history, the top card, drawing and ending do not, nor the counts but the caller's, which may be
+    2 cards short (B44's strict part: the previous player's hand is unchanged)."""
     g = start()
     play(g, "draw end uno")
     lenient = leniency(g)
     assert lenient.fields[EVERY_OBSERVATION] == ("B44",)
     assert lenient.fields["valid_end"] == ("B45",)
-    assert lenient.field_is_lenient("hand") and not lenient.field_is_lenient("num_of_value")
+    assert lenient.field_is_lenient("hand") and lenient.field_is_lenient("valid_say")
+    assert not any(lenient.field_is_lenient(n) for n in ("num_of_value", "current_player", "past_moves",
+                                                          "top_discard", "valid_draw", "card_counts"))
+    assert lenient.offsets == {"card_counts": {1: (0, -2)}}
 
 
 def test_B53_after_a_win_isValidMove_and_gameWinner_stay_strict() -> None:

@@ -88,7 +88,7 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "card discarded just before was a CONTINUE), and it is a ZERO or shares value, suit or colour with "
                 "the top discard (after a DECLARE: the declared colour); facing a 2, only a 2.",
                 meaning=("S8", "S9", "S11", "S14", "S15", "S19", "S25", "B14", "B19", "B20", "B21", "B25", "B31",
-                         "B35", "B53", "B57"),
+                         "B35", "B45", "B53", "B57"),
                 depends_on=("hand", "top_discard", "current_player", "turn_moves", "winner")),
     Observation("valid_foreign", "answers", "isValidMove(PLAY_CARD)",
                 "a card from ANOTHER player's hand must never be playable", "validity",
@@ -97,7 +97,7 @@ OBSERVATIONS: tuple[Observation, ...] = (
     Observation("valid_draw", "bool", "isValidMove(DRAW_CARD)", "whether the current player may draw now",
                 "validity", "A player may draw once a turn before discarding, even holding a playable card, or, "
                 "facing 2s, until all the cards owed are drawn.",
-                meaning=("S10", "S11", "S25", "B15", "B18", "B22", "B23", "B25", "B53", "B57"),
+                meaning=("S10", "S11", "S25", "B15", "B18", "B22", "B23", "B25", "B45", "B53", "B57"),
                 depends_on=("turn_moves", "winner", "current_player")),
     Observation("valid_say", "answers", "isValidMove(SAY_UNO / SAY_DUO / SAY_TRIO)",
                 "whether the current player may say UNO, DUO, TRIO now", "validity",
@@ -141,6 +141,11 @@ def _plays(moves: list[str]) -> list[str]:
 def _two_on_top(o: dict[str, Any]) -> bool:
     """A 2 is on top and nothing has been discarded this turn: who owes for it (B25)."""
     return o["top_discard"] is not None and o["top_discard"][0] == 2 and not _plays(o["past_moves"][1])
+
+
+def _two_on_top_at_the_start(o: dict[str, Any]) -> bool:
+    """A 2 is on top and nothing has been done this turn: who owes for it (B25)."""
+    return _two_on_top(o) and o["turn_moves"] == 0
 
 
 def _facing_a_two(o: dict[str, Any]) -> bool:
@@ -199,7 +204,9 @@ SCOPES: dict[tuple[str, str], Callable[[dict[str, Any]], bool]] = {
     ("valid_play", "B35"): _declare_on_top,
     ("valid_play", "S15"): _a_discard_on_top,
     **{(obs, clause): _facing_a_two for obs in _VALIDITY for clause in ("S11", "B20", "B21", "B22", "B23")},
-    **{(obs, "B25"): _two_on_top for obs in _VALIDITY},
+    **{(obs, "B25"): _two_on_top_at_the_start for obs in _VALIDITY},
+    **{(obs, clause): _start_of_turn for obs in ("valid_play", "valid_draw") for clause in ("B45",)},
+    **{(obs, "B57"): _start_of_turn for obs in _VALIDITY},
     **{(obs, clause): _over for obs in (*_VALIDITY, "valid_say") for clause in ("S19", "B53")},
     **{("valid_play", clause): _after_a_continue for clause in ("S14", "B31", "B34")},
 }

@@ -161,6 +161,17 @@ class _StepJudge:
             self._noted.add(f"accepted {what}")
         self.notes.append(f"after move {k}: {text}; accepted ({', '.join(why)})")
 
+    def _offsets_accepted(self, k: int, name: str, e: list[Any], g: list[Any],
+                          accepted: dict[int, tuple[int, ...]], why: tuple[str, ...]) -> list[Any]:
+        """``g`` with each player's entry that differs from ``e`` by an accepted difference taken as equal."""
+        out = list(g)
+        for p, diffs in accepted.items():
+            if 0 <= p < len(out) and isinstance(out[p], int) and out[p] != e[p] and out[p] - e[p] in diffs:
+                self._accepted(k, f"{name} {p}", why, f"{self.by_name[name].call.replace('(p', f'({p}')} is "
+                               f"{out[p]}, the reference's {e[p]}")
+                out[p] = e[p]
+        return out
+
     def step(self, k: int) -> Divergence | None:
         exp, len_, obs = self.ref[k].obs, self.ref[k].lenient, self.got[k]
         by_name = self.by_name
@@ -192,6 +203,8 @@ class _StepJudge:
             if name == "winner" and e != g and len_.winner_accepts and g in len_.winner_accepts:
                 self.notes.append(f"after move {k}: gameWinner() {g} accepted (A50)")
                 continue
+            if name in len_.offsets and isinstance(g, list):
+                g = self._offsets_accepted(k, name, e, g, len_.offsets[name], len_.why(EVERY_OBSERVATION))
             if _same(self.table, name, e, g):
                 self.tainted.discard(name)
                 continue

@@ -87,14 +87,17 @@ def cached_reference_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSp
 def encode_trace(steps: list[Step]) -> list[Any]:
     return [[s.obs, s.lenient.fields, [[list(k), list(v)] for k, v in s.lenient.play_cards.items()],
              None if s.lenient.winner_accepts is None else sorted(s.lenient.winner_accepts), list(s.depths),
-             list(s.lenient.all_but)]
+             list(s.lenient.all_but),
+             {name: [[p, list(d)] for p, d in players.items()] for name, players in s.lenient.offsets.items()}]
             for s in steps]
 
 
 def decode_trace(data: list[Any]) -> list[Step]:
     return [Step(obs, Leniency({k: tuple(v) for k, v in fields.items()}, {tuple(k): tuple(v) for k, v in play},
-                               None if winner is None else frozenset(winner), tuple(all_but)), (depths[0], depths[1]))
-            for obs, fields, play, winner, depths, all_but in data]
+                               None if winner is None else frozenset(winner), tuple(all_but),
+                               {name: {p: tuple(d) for p, d in players} for name, players in offsets.items()}),
+                 (depths[0], depths[1]))
+            for obs, fields, play, winner, depths, all_but, offsets in data]
 
 
 @dataclass(frozen=True, slots=True)
