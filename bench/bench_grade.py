@@ -4,7 +4,10 @@
 
 The cases: the model (everything passes), a failing single-bug mutant
 (``skip_ignored``: a third of the tests fail), and a submission that hangs on
-its fifth ``playMove`` (every game past that point waits out a time limit).
+its fifth ``playMove`` (every game past that point waits out a time limit);
+and the 2017 edition's model and a failing mutant (``advance_ignored``, the
+2017 skip bug), graded with ``--game fcd17s2``, with the ratio of each 2017
+figure to its 2018 counterpart measured in the same run.
 Each grade is ``fcd-grade`` in a fresh process, as a student runs it, with the
 shipped profile (60 random games, memory stage on); the figure is the median
 of the rounds, with the seconds each stage took (from results.json).
@@ -29,21 +32,25 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBMISSIONS = ROOT / "fixtures" / "submissions"
-CASES = {  # name: (submission, the target the issue sets, seconds)
-    "model": ("model", 5.0),
-    "failing_mutant": ("mutants/skip_ignored", 10.0),
-    "hangs_on_fifth_play_move": ("hostile/hang_on_fifth_play_move", 30.0),
+FIXTURES = ROOT / "fixtures"
+CASES = {  # name: (submission under fixtures/, the target the issue sets in seconds, game)
+    "model": ("submissions/model", 5.0, "fcd18s2"),
+    "failing_mutant": ("submissions/mutants/skip_ignored", 10.0, "fcd18s2"),
+    "hangs_on_fifth_play_move": ("submissions/hostile/hang_on_fifth_play_move", 30.0, "fcd18s2"),
+    "model_2017": ("fcd17s2/submissions/model", 7.5, "fcd17s2"),
+    "failing_mutant_2017": ("fcd17s2/submissions/mutants/advance_ignored", 15.0, "fcd17s2"),
 }
+COUNTERPARTS = {"model_2017": "model", "failing_mutant_2017": "failing_mutant"}  # 2017 within 1.5x of 2018
 
 
-def grade_once(tree: Path, submission: Path) -> tuple[float, dict[str, float], float]:
+def grade_once(tree: Path, submission: Path, game: str) -> tuple[float, dict[str, float], float]:
     """Wall seconds of one ``fcd-grade``, the seconds per stage, and the score."""
     with tempfile.TemporaryDirectory() as out:
         env = dict(os.environ, PYTHONPATH=str(tree))
         start = time.perf_counter()
         cli = "grader.core.cli" if (tree / "grader" / "core" / "cli.py").exists() else "grader.cli"  # older trees
-        subprocess.run([sys.executable, "-m", cli, str(submission), "--out", out, "--quiet"],
+        extra = ["--game", game] if game != "fcd18s2" else []  # older trees know only the default
+        subprocess.run([sys.executable, "-m", cli, str(submission), "--out", out, "--quiet", *extra],
                        cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         wall = time.perf_counter() - start
         score = json.loads((Path(out) / "results.json").read_text())["score"]  # Gradescope's, in every version
@@ -69,14 +76,14 @@ def main() -> None:
     for _ in range(args.rounds):
         for case in args.only:
             for label, tree in trees.items():
-                wall, per_stage, score = grade_once(tree, SUBMISSIONS / CASES[case][0])
+                wall, per_stage, score = grade_once(tree, FIXTURES / CASES[case][0], CASES[case][2])
                 walls.setdefault((case, label), []).append(wall)
                 for kind, s in per_stage.items():
                     stages.setdefault((case, label), {}).setdefault(kind, []).append(s)
                 scores[(case, label)] = score
     print(f"fcd-grade, full profile, median of {args.rounds} round(s), {os.cpu_count()} cores")
     for case in args.only:
-        sub, target = CASES[case]
+        _sub, target, _game = CASES[case]
         for label in trees:
             w = statistics.median(walls[(case, label)])
             per = ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in sorted(stages[(case, label)].items())
@@ -84,6 +91,10 @@ def main() -> None:
             ratio = statistics.median(walls[(case, label)]) / statistics.median(walls[(case, "now")])
             print(f"  {case:26s} {label:10s} {w:6.1f} s  (target {target:.0f} s)  score {scores[(case, label)]:6.2f}"
                   + (f"  now is {ratio:.2f}x as fast" if label != "now" else "") + (f"  [{per}]" if per else ""))
+    for case, base in COUNTERPARTS.items():
+        if case in args.only and base in args.only:
+            ratio = statistics.median(walls[(case, "now")]) / statistics.median(walls[(base, "now")])
+            print(f"  {case} takes {ratio:.2f}x the time of {base} (target: at most 1.5x)")
 
 
 if __name__ == "__main__":

@@ -142,3 +142,20 @@ def test_every_mutant_fails_a_scenario_of_its_own_rules_and_costs_at_most_2_mark
     collateral = {g: round(v, 2) for g, v in lost.items() if g not in own}
     assert sum(collateral.values()) <= 2, f"collateral {collateral} (own groups {sorted(own)})"
     assert not any("Traceback" in message for *_, message in fails)
+
+
+def _full_grade(folder: Path) -> tuple[float, list[tuple[str, str]]]:
+    """The score and the tests not passed, with the default 2017 marking and every stage."""
+    from grader.core.grade import grade  # noqa: PLC0415
+
+    result = grade(folder, MarkingConfig.load(game=GAME), game=GAME)
+    return result.score, [(t.id, t.verdict.value) for t in result.tests if t.verdict is not Verdict.PASSED]
+
+
+def test_the_model_and_every_reading_get_full_marks_with_the_full_profile() -> None:
+    """Scenarios, random games and the memory stage: 100/100 for the model and for every LENIENT ruling taken
+    the other way."""
+    folders = [SUBMISSIONS / "model"] + [SUBMISSIONS / "readings" / name for name in READINGS]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        results = dict(zip([f.name for f in folders], pool.map(_full_grade, folders)))
+    assert {name: r for name, r in results.items() if r != (100.0, [])} == {}
