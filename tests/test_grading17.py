@@ -159,3 +159,27 @@ def test_the_model_and_every_reading_get_full_marks_with_the_full_profile() -> N
     with ProcessPoolExecutor(max_workers=2) as pool:
         results = dict(zip([f.name for f in folders], pool.map(_full_grade, folders)))
     assert {name: r for name, r in results.items() if r != (100.0, [])} == {}
+
+
+def test_fcd_grade_edition_17s2_names_the_edition_and_profile_in_every_report(tmp_path: Path) -> None:
+    """``--edition 17s2`` grades against the 2017 rules, and every report says so, with the rulings profile."""
+    import json  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import xml.etree.ElementTree as ET  # noqa: PLC0415
+
+    out = tmp_path / "report"
+    run = subprocess.run([sys.executable, "-m", "grader.core.cli", str(SUBMISSIONS / "mutants" / "advance_ignored"),
+                          "--edition", "17s2", "--out", str(out), "--random-games", "0", "--no-memory"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stderr  # a failing submission, graded: not a grader fault
+    assert "Final Card-Down (2017) grader" in run.stdout and "rulings profile: lenient" in run.stdout
+    gradescope = json.loads((out / "results.json").read_text())
+    assert "Graded as Final Card-Down (2017)." in gradescope["output"] and "Rulings profile: lenient." in \
+        gradescope["output"]
+    props = {p.get("name"): p.get("value") for p in ET.parse(out / "junit.xml").iter("property")}
+    assert props["game"] == "Final Card-Down (2017)" and props["profile"] == "lenient"
+    assert "graded as <strong>Final Card-Down (2017)</strong>" in (out / "report.html").read_text()
+    assert json.loads((out / "result.json").read_text())["game"] == "Final Card-Down (2017)"
+    failed = [t["id"] for t in json.loads((out / "result.json").read_text())["tests"] if t["verdict"] != "passed"]
+    assert "advance/advance_skips_the_next_player" in failed

@@ -99,7 +99,7 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
         result = SubmissionResult(
             submission=folder.name, source_hash=source_hash(folder, game), build_ok=session.build.ok,
             build_output=session.build.output, build_notes=list(session.build.notes),
-            build_command=session.build.command, tests=tests, profile=config.profile,
+            build_command=session.build.command, tests=tests, profile=config.profile, game=game.title,
             build_sources=list(session.build.compiled_names),
             sandbox=f"{detect_mode().name}: {detect_mode().why}",
         )

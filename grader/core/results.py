@@ -130,6 +130,7 @@ class SubmissionResult:
     build_sources: list[str] = field(default_factory=list)  # the .c files compiled, as named in the build
     groups: list[GroupMarks] = field(default_factory=list)
     profile: str = ""
+    game: str = ""  # the game and edition graded against (``GameSpec.title``): "Final Card-Down (2017)"
     sandbox: str = ""
     seconds: float = 0.0
     seed: int = 0
@@ -163,7 +164,7 @@ class SubmissionResult:
             "submission": self.submission, "source_hash": self.source_hash, "status": self.status,
             "score": self.score, "max_score": self.max_score, "build_ok": self.build_ok,
             "build_output": self.build_output, "build_notes": self.build_notes,
-            "build_command": self.build_command, "profile": self.profile, "sandbox": self.sandbox,
+            "build_command": self.build_command, "profile": self.profile, "game": self.game, "sandbox": self.sandbox,
             "seconds": round(self.seconds, 3), "seed": self.seed,
             "groups": [g.__dict__ for g in self.groups], "tests": [t.to_json() for t in self.tests],
             "repro_files": self.repro_files, "build_sources": self.build_sources,
@@ -181,7 +182,8 @@ def result_from_json(data: dict[str, Any]) -> SubmissionResult:
     result = SubmissionResult(
         submission=data["submission"], source_hash=data["source_hash"], build_ok=data["build_ok"],
         build_output=data["build_output"], build_notes=data["build_notes"], build_command=data["build_command"],
-        tests=tests, profile=data["profile"], sandbox=data["sandbox"], seconds=data["seconds"],
+        tests=tests, profile=data["profile"], game=data.get("game", ""), sandbox=data["sandbox"],
+        seconds=data["seconds"],
         seed=data.get("seed", 0), repro_files=data.get("repro_files", {}),
         build_sources=data.get("build_sources", []),
     )

@@ -68,6 +68,8 @@ def _summary(result: Any) -> str:
     if errors:
         lines.append(f"The grader itself failed on {errors} test(s). That is not your fault; "
                      "staff have been told and will look at it.")
+    if result.game:
+        lines.append(f"Graded as {clean_text(result.game, 256)}.")
     if result.profile:
         lines.append(f"Rulings profile: {clean_text(result.profile, 256)}.")
     return "\n".join(lines)

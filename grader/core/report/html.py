@@ -83,6 +83,7 @@ def context(result: Any) -> dict[str, Any]:
         "score": num(result.score), "max_score": num(result.max_score),
         "status": result.status, "status_class": result.status.replace(" ", "-"),
         "profile": clean_text(result.profile, 1024), "sandbox": clean_text(result.sandbox, 1024),
+        "game": clean_text(result.game, 256),
         "source_hash": clean_text(result.source_hash, 256), "seconds": f"{result.seconds:.1f}",
         "seed": result.seed,
         "build_ok": result.build_ok,

@@ -9,7 +9,7 @@ Each ``TestResult`` is a testcase ``<group>.<name>`` of class ``fcd.<group>``:
   failure/skipped/error element is empty (no message, no type, no text) and
   it carries no captured output.
 
-Suite properties: score, max_score, status, profile, sandbox, source_hash and
+Suite properties: score, max_score, status, profile, game, sandbox, source_hash and
 the marks of every group.  Every piece of student text goes through
 ``clean_text`` (illegal XML characters shown as #xNN, at most 64 KiB).
 
@@ -71,7 +71,8 @@ def _case(t: Any) -> TestCase:
 def _properties(result: Any) -> dict[str, str]:
     props = {
         "score": f"{result.score:g}", "max_score": f"{result.max_score:g}", "status": result.status,
-        "profile": clean_text(result.profile, 1024), "sandbox": clean_text(result.sandbox, 1024),
+        "profile": clean_text(result.profile, 1024), "game": clean_text(result.game, 256),
+        "sandbox": clean_text(result.sandbox, 1024),
         "source_hash": clean_text(result.source_hash, 1024),
     }
     for g in result.groups:
