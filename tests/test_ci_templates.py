@@ -57,6 +57,17 @@ def test_github_template_grades_a_student_repository(tmp_path: Path) -> None:
     assert "testGame.c" not in (repo / "fcd-report" / "result.json").read_text().split('"build_sources"')[1]
 
 
+def test_github_template_grades_a_2017_repository_when_the_course_sets_the_edition(tmp_path: Path) -> None:
+    job, steps = github_steps()
+    assert job["env"]["FCD_EDITION"] == "18s2"
+    grade = next(s for s in steps if s.get("name") == "Grade Card.c and Game.c")
+    repo = student_repo(tmp_path, ROOT / "fixtures" / "fcd17s2" / "submissions" / "model")
+    command = grade["run"].replace(" --out", " --random-games 0 --no-memory --out")
+    done = run(f"export FCD_EDITION=17s2; {command}", repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Final Card-Down (2017)" in (repo / "fcd-report" / "result.json").read_text()
+
+
 def test_gitlab_template_fails_the_pipeline_on_a_failing_test(tmp_path: Path) -> None:
     job = yaml.safe_load((ROOT / "ci" / "gitlab-ci.yml").read_text())["fcd-grade"]
     assert any('pip install "$FCD_GRADER"' in line for line in job["before_script"])
