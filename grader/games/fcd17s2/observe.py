@@ -17,13 +17,12 @@ from typing import Any, Callable
 from grader.core.protocol import LOADING
 from grader.games.fcd17s2.interface import API_FUNCTIONS
 from grader.games.fcd17s2.observations import ORDER
+from grader.games.fcd18s2 import observe as shared
 from grader.games.fcd18s2.observe import (
     DESTROY_GAME,
     FIND_CARD,
-    HAND_CAP,
     MISSING,
     NEW_GAME,
-    NULL_CARD,
     PLAY_MOVE,
     SKIPPED,
     Trace,
@@ -68,27 +67,14 @@ def move_label(action: int, card: Any, next_color: Any) -> str:
     return label
 
 
-class Observer:
-    """Observes one 2017 game, step after step; ``trace`` hears of every call before it is made."""
+class Observer(shared.Observer):
+    """Observes one 2017 game, step after step; ``trace`` hears of every call before it is made.  The card
+    identities (``_cd``) and the caps are the 2018 observer's; the probes are 2017's."""
 
     def __init__(self, game: Any, deck_size: int, *, ident: Callable[[Any], int] | None = None,
                  skip: frozenset[str] = frozenset(), trace: Trace = _no_trace) -> None:
-        self.game = game
-        self.ident = ident or (lambda c: c.ident)
-        self.skip = skip
-        self.trace = trace
-        self.cap = min(deck_size + 1, HAND_CAP)
-        self._idents: dict[int, int] = {}
+        super().__init__(game, deck_size, ident=ident, skip=skip, trace=trace)
         self._first_cards: dict[int, Any] = {}  # player -> card 0 of their hand, the last time they were current
-
-    def _cd(self, card: Any) -> list[int]:
-        if card is None:
-            return NULL_CARD
-        raw = int(self.ident(card))
-        ident = self._idents.get(raw)
-        if ident is None:
-            ident = self._idents[raw] = len(self._idents) + 1
-        return [int(card.value), int(card.color), int(card.suit), ident]
 
     def _call(self, probe: str, cname: str, method: str, *args: int) -> Any:
         fn = getattr(self.game, method, None)
@@ -97,7 +83,8 @@ class Observer:
         self.trace(PROBE_IDS[probe], CALL_IDS[cname], args[0] if args else 0, args[1] if len(args) > 1 else 0)
         return fn(*args)
 
-    def _count(self, value: Any, cap: int) -> int:
+    def _upto(self, value: Any, cap: int) -> int:
+        """A count the submission gave, as a number of reads we are willing to make."""
         return max(0, min(value, cap)) if isinstance(value, int) else 0
 
     def deck_counts(self) -> dict[str, Any]:
@@ -150,7 +137,7 @@ class Observer:
         elif not hasattr(g, "hand_card") or count == MISSING:
             obs["hand"] = MISSING
         else:
-            for i in range(self._count(count, self.cap)):
+            for i in range(self._upto(count, self.cap)):
                 self.trace(PROBE_IDS["hand"], CALL_IDS["handCard"], i, count)
                 hand.append(g.hand_card(i))
             obs["hand"] = [self._cd(c) for c in hand]
@@ -179,7 +166,7 @@ class Observer:
             if n is None:
                 n = int(self._call("past_moves", "turnMoves", "turn_moves", t))
             moves = []
-            for i in range(self._count(n, MOVES_CAP)):
+            for i in range(self._upto(n, MOVES_CAP)):
                 self.trace(PROBE_IDS["past_moves"], CALL_IDS["pastMove"], t, i)
                 m = g.past_move(t, i)
                 card = m.card if int(m.action) == Action.PLAY_CARD else None
