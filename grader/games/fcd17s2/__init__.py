@@ -43,8 +43,13 @@ def _later_stages(*args: Any, **kwargs: Any) -> Any:
 
 
 def _write_repros(result: Any, folder: Path) -> dict[str, str]:
-    """No C repro programs for 2017 yet: the failure message carries the moves."""
-    return {}
+    """The C repro programs of a result's failed tests, compiled with the sources the build used."""
+    from grader.games.fcd17s2.repro import write_repros17  # noqa: PLC0415
+
+    own = [n for n in result.build_sources if not n.startswith("course_")]
+    course_card = "course_Card.c" in result.build_sources
+    sources = own + (["Card.c"] if course_card else [])
+    return write_repros17(result, folder, sources or ["Game.c", "Card.c"], course_card)
 
 
 GAME = GameSpec(

@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 
 from grader.games.fcd18s2.observations import ORDER
 from grader.games.fcd18s2.observe import FOREIGN_PROBES, HAND_CAP, INT_PROBES
-from reference import Action, MoveSpec
+from reference import Action
 from reference.cards import COLOR_LETTERS, SUIT_LETTERS
 
 C_VALUES = ["ZERO", "ONE", "DRAW_TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE",
@@ -105,7 +105,8 @@ static void checkCards(const char *what, const char *expected, Card *cards, int 
     }
 }
 
-/* What the grader saw after each move: every call it made, in the same order. */
+'''
+_SEEN = r'''/* What the grader saw after each move: every call it made, in the same order. */
 static struct {
     int ints[INT_PROBES];
     Card top;
@@ -290,9 +291,17 @@ _NO_SUCH_CARD = r'''static void noSuchCard(void) {
     exit(1);
 }
 '''
-PRELUDE = _INCLUDES + _INT_FUNCTIONS + _CALLING + _CHECKS + _GOT + _SEE + _IN_HAND + _NO_SUCH_CARD
+PRELUDE = _INCLUDES + _INT_FUNCTIONS + _CALLING + _CHECKS + _SEEN + _GOT + _SEE + _IN_HAND + _NO_SUCH_CARD
 # What a memory driver needs of it in any edition (``inHand`` and what it uses): no checks, no ``see``.
 REPLAY_PRELUDE = _INCLUDES + _CALLING + _GOT + _IN_HAND
+
+
+def checking_prelude(cap: int, defines: Sequence[str], seen: str) -> str:
+    """``prelude`` for another edition's Game.h: the edition's ``defines`` (its probes, its ``skipped``), the
+    checks (``fail``, ``checkInt``, ``checkCards`` ...), the edition's ``seen`` (its record of the grader's
+    calls and the ``see`` that makes them), then ``inHand`` and ``noSuchCard``."""
+    return "\n".join([f"#define HAND_CAP_VALUE {cap}", *defines,
+                      _INCLUDES + _CALLING + _CHECKS + _GOT + seen + _IN_HAND + _NO_SUCH_CARD])
 
 
 def c_string(text: str) -> str:
@@ -364,10 +373,9 @@ def move_row(spec: Any, action: Callable[[Any], str] = _action, values: Sequence
     return f"{{{action(spec)}, {key_args(key, values)}, {_declared(spec)}, {c_string(str(spec))}}}"
 
 
-def move_declaration(spec: MoveSpec) -> str:
+def move_declaration(spec: Any, action: Callable[[Any], str] = _action, values: Sequence[str] = C_VALUES) -> str:
     """``playerMove m = {...};`` for one move; a card to play is looked up in the current hand
-    (``inHand``: NULL when the current player holds no such card)."""
-    if spec.action == Action.PLAY_CARD:
-        assert spec.card_key is not None
-        return f"playerMove m = {{PLAY_CARD, {_declared(spec)}, inHand(game, {key_args(spec.card_key)})}};"
-    return f"playerMove m = {{{_action(spec)}, RED, NULL}};"
+    (``inHand``: NULL when the current player holds no such card; ``action``, ``values``: as ``move_row``)."""
+    if spec.card_key is not None and action(spec) == "PLAY_CARD":
+        return f"playerMove m = {{PLAY_CARD, {_declared(spec)}, inHand(game, {key_args(spec.card_key, values)})}};"
+    return f"playerMove m = {{{action(spec)}, RED, NULL}};"

@@ -228,7 +228,7 @@ class _StepJudge:
 def _brief(v: Any) -> str:
     if isinstance(v, list) and len(v) == 2 and all(isinstance(t, list) and all(isinstance(m, str) for m in t)
                                                    for t in v):
-        return _history(v)  # a history: two turns of moves
+        return history_text(v)  # a history: two turns of moves
     if isinstance(v, list) and v and isinstance(v[0], list):
         if v and isinstance(v[0][0], list):  # hands
             return "other hands"
@@ -332,13 +332,13 @@ def _divergence(table: Table, k: int, name: str, e: Any, g: Any) -> Divergence:
     if o.shape == "card":
         return Divergence(k, name, card_label(e) if e else None, card_label(g) if g else None)
     if o.shape == "history":
-        return Divergence(k, name, _history(e), _history(g))
+        return Divergence(k, name, history_text(e), history_text(g))
     if name == "current_color":
         return Divergence(k, name, _colour(e), _colour(g))
     return Divergence(k, name, e, g)
 
 
-def _history(turns: Any) -> str:
+def history_text(turns: Any) -> str:
     """The previous turn's moves and this turn's, as a student reads them."""
     previous, current = turns
     return f"previous turn: {' '.join(previous) or '(none)'}; this turn: {' '.join(current) or '(none)'}"
