@@ -42,9 +42,9 @@ def _load(name: str, path: Path) -> object:
 MUTANTS = _load("fcd17s2_make_mutants", SUBMISSIONS / "make_mutants.py").load_mutants()
 READINGS = sorted(p.name for p in (SUBMISSIONS / "readings").iterdir() if (p / "Game.c").exists())
 
-# Clauses no scenario can check: B1 (which headers: the build's test), S21 (no winner: its trigger is
-# B55, LENIENT), S26 (playMove of an invalid move: B58, never tested), S27 and S28 (the player AI, the course).
-NOT_SCENARIO_CLAUSES = {"B1", "S21", "S26", "S27", "S28"}
+# Clauses no scenario can check: B1 (which headers: the build's test), S26 (playMove of an invalid move: B58,
+# never tested), S27 and S28 (the player AI, the course).
+NOT_SCENARIO_CLAUSES = {"B1", "S26", "S27", "S28"}
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
@@ -114,11 +114,12 @@ def _marks_lost(fails: list[tuple[str, str, str, str]]) -> dict[str, float]:
 
 SCENARIO_MUTANTS = [m for m in MUTANTS if m.caught_by != "memory"]
 
-# Mutants no scenario can show, by design (the moves of a scenario are the reference's):
-KNOWN_OPEN = {
-    "draw_after_continue_unlimited": "its bug is a second draw after a draw after a CONTINUE; the reference refuses "
-                                     "that first draw (B32 leaves it open), so no scenario can make it",
-    "no_winner_never_declared": "S21/B55 are LENIENT: no scenario group owns them (the random games do)",
+# Bugs that show only past a point a LENIENT ruling leaves open: with every reading accepted no game
+# reaches them (a scenario's moves are the reference's), so they are caught when a course makes that
+# ruling strict (``test_a_bug_past_a_lenient_point_is_caught_when_the_course_makes_it_strict``).
+PAST_A_LENIENT_POINT = {
+    "draw_after_continue_unlimited": "B32",  # a second draw, after a draw after a CONTINUE (B32: may one draw?)
+    "no_winner_never_declared": "B55",  # the game goes on when nothing is left to draw (B55: when it ends)
 }
 
 
@@ -129,8 +130,8 @@ def mutant_failures() -> dict[str, list[tuple[str, str, str, str]]]:
                     all_failing([SUBMISSIONS / "mutants" / m.name for m in SCENARIO_MUTANTS])))
 
 
-@pytest.mark.parametrize("mutant", [pytest.param(m, marks=pytest.mark.xfail(reason=KNOWN_OPEN[m.name], strict=True))
-                                    if m.name in KNOWN_OPEN else m for m in SCENARIO_MUTANTS], ids=lambda m: m.name)
+@pytest.mark.parametrize("mutant", [m for m in SCENARIO_MUTANTS if m.name not in PAST_A_LENIENT_POINT],
+                         ids=lambda m: m.name)
 def test_every_mutant_fails_a_scenario_of_its_own_rules_and_costs_at_most_2_marks_elsewhere(
         mutant, mutant_failures) -> None:  # noqa: ANN001
     """One bug, one deduction: each mutant fails a scenario of a group that names its clauses; what it
@@ -144,12 +145,25 @@ def test_every_mutant_fails_a_scenario_of_its_own_rules_and_costs_at_most_2_mark
     assert not any("Traceback" in message for *_, message in fails)
 
 
-def _full_grade(folder: Path) -> tuple[float, list[tuple[str, str]]]:
-    """The score and the tests not passed, with the default 2017 marking and every stage."""
+def _full_grade(folder: Path, config: Path | None = None) -> tuple[float, list[tuple[str, str]]]:
+    """The score and the tests not passed, with the 2017 marking (``config`` over the default) and every stage."""
     from grader.core.grade import grade  # noqa: PLC0415
 
-    result = grade(folder, MarkingConfig.load(game=GAME), game=GAME)
+    result = grade(folder, MarkingConfig.load(config, game=GAME), game=GAME)
     return result.score, [(t.id, t.verdict.value) for t in result.tests if t.verdict is not Verdict.PASSED]
+
+
+@pytest.mark.parametrize(("name", "ruling"), sorted(PAST_A_LENIENT_POINT.items()))
+def test_a_bug_past_a_lenient_point_is_caught_when_the_course_makes_it_strict(name: str, ruling: str,
+                                                                              tmp_path: Path) -> None:
+    """Full marks while every reading of ``ruling`` is accepted (no game gets past it); marks lost once the
+    course holds students to the reference's reading, while the model keeps full marks."""
+    strict = tmp_path / "strict.toml"
+    strict.write_text(f'[rulings]\nstrict = ["{ruling}"]\nprofile = "strict {ruling}"\n')
+    assert _full_grade(SUBMISSIONS / "mutants" / name) == (100.0, [])
+    score, failed = _full_grade(SUBMISSIONS / "mutants" / name, strict)
+    assert score < 100 and failed and all(verdict == "wrong result" for _id, verdict in failed)
+    assert _full_grade(SUBMISSIONS / "model", strict) == (100.0, [])
 
 
 def test_the_model_and_every_reading_get_full_marks_with_the_full_profile() -> None:

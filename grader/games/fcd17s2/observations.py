@@ -36,7 +36,8 @@ FAMILIES: dict[str, str] = {
 OBSERVATIONS: tuple[Observation, ...] = (
     Observation("winner", "int", "gameWinner()", "who has won (-1 not finished)", "end",
                 "The game ends the moment a player discards their last card; that player wins, no END_TURN "
-                "needed.", meaning=("S19", "B53", "B56"), on_moves=("B49",),
+                "needed; with nothing left to draw it ends with no winner (NO_WINNER, 4).",
+                meaning=("S19", "S21", "B53", "B55", "B56"), on_moves=("B49",),
                 depends_on=("hand", "card_counts"), change="value"),
     Observation("current_player", "int", "currentPlayer()", "whose turn it is", "turn_order",
                 "Only END_TURN passes the turn: to the next seat in the current direction, or the one after "
