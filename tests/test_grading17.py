@@ -119,7 +119,6 @@ SCENARIO_MUTANTS = [m for m in MUTANTS if m.caught_by != "memory"]
 # ruling strict (``test_a_bug_past_a_lenient_point_is_caught_when_the_course_makes_it_strict``).
 PAST_A_LENIENT_POINT = {
     "draw_after_continue_unlimited": "B32",  # a second draw, after a draw after a CONTINUE (B32: may one draw?)
-    "no_winner_never_declared": "B55",  # the game goes on when nothing is left to draw (B55: when it ends)
 }
 
 

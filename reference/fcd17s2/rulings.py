@@ -28,7 +28,7 @@ from typing import Callable
 from ..cards import CardKey, Value
 from ..rulings import EVERY_OBSERVATION, Leniency
 from .game import NO_WINNER, NOT_FINISHED, Game
-from .moves import SAID_COUNT
+from .moves import SAID_COUNT, Action
 
 DECK_COUNTS = ("num_cards", "num_of_suit", "num_of_color", "num_of_value")
 VALIDITY = ("valid_play", "valid_draw", "valid_say", "valid_end")
@@ -214,6 +214,18 @@ def _nothing_to_draw(g: Game) -> bool:
     return not g.draw_pile() and len(g.discard_pile()) == 1
 
 
+def _ended_by_a_draw(g: Game) -> bool:
+    """A DRAW_CARD found nothing to draw and ended the game: every reading has NO_WINNER by then ((a) now,
+    (b) already; (c) is about penalty cards, which are no move)."""
+    turn = g.current_turn()
+    n = g.turn_moves(turn)
+    return g.game_winner() == NO_WINNER and n > 0 and g.past_move(turn, n - 1).action == Action.DRAW_CARD
+
+
+def _nothing_to_draw_yet_open(g: Game) -> bool:
+    return _nothing_to_draw(g) and not _ended_by_a_draw(g)
+
+
 def _drawn_past_the_first_recycled_card(g: Game) -> bool:
     return any(n >= 2 for n in g.recycled_draws())
 
@@ -389,7 +401,7 @@ RULINGS: tuple[Ruling, ...] = (
     Ruling("B55", "No winner",
            ("NO_WINNER when a card must be drawn and none is left", "NO_WINNER as soon as nothing is left to draw",
             "penalty cards that cannot be drawn are skipped"),
-           lenient="all", affects=("winner",) + VALIDITY, when=_nothing_to_draw,
+           lenient="all", affects=("winner",) + VALIDITY, when=_nothing_to_draw_yet_open,
            accepts=lambda _g: frozenset({NOT_FINISHED, NO_WINNER}),
            note="reading (b) has ended the game there, so every isValidMove may be FALSE"),
     Ruling("B56", "Winning with a special card",

@@ -137,3 +137,14 @@ def test_B55_with_nothing_to_draw_the_winner_may_be_either() -> None:
     lenient = leniency(g)
     assert lenient.winner_accepts == frozenset({NOT_FINISHED, NO_WINNER})
     assert lenient.fields["valid_draw"] == ("B55",)
+
+
+def test_B55_S21_once_a_draw_finds_nothing_every_reading_has_ended_the_game() -> None:
+    """Reading (a) ends the game at this draw, (b) ended it already; (c) is about penalty cards, no move:
+    so NO_WINNER and no valid move are required from here on."""
+    g = game(top="5RH")
+    play(g, "draw")
+    assert g.game_winner() == NO_WINNER
+    lenient = leniency(g)
+    assert lenient.winner_accepts is None
+    assert not any(lenient.field_is_lenient(n) for n in ("winner", "valid_play", "valid_draw", "valid_end"))
