@@ -140,7 +140,7 @@ def _plays(moves: list[str]) -> list[str]:
 
 
 def _two_on_top(o: dict[str, Any]) -> bool:
-    """A 2 is on top and nothing has been discarded this turn: who owes for it (B25)."""
+    """A 2 is on top and nothing has been discarded this turn."""
     return o["top_discard"] is not None and o["top_discard"][0] == 2 and not _plays(o["past_moves"][1])
 
 
@@ -177,7 +177,6 @@ def _plain_match(o: dict[str, Any], label: str) -> bool:
 def _declare_on_top(o: dict[str, Any]) -> bool:
     """A DECLARE is on top: what may follow it (B35)."""
     return o["top_discard"] is not None and o["top_discard"][0] == 13
-
 
 
 def _a_discard_on_top(o: dict[str, Any]) -> bool:

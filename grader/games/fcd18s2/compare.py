@@ -23,10 +23,6 @@ from grader.games.fcd18s2.schema import valid_observation
 from reference.cards import COLOR_LETTERS, COLOR_NAMES
 from reference.rulings import EVERY_OBSERVATION
 
-# Observations whose value follows from others (the table's ``depends_on``): when one of those has
-# already differed, a difference here shows nothing new (it is excused; the test is inconclusive for it).
-DEPENDS_ON: dict[str, tuple[str, ...]] = TABLE.depends_on
-
 
 @dataclass
 class Divergence:
@@ -201,7 +197,8 @@ class _StepJudge:
                         return d
                 continue
             if name == "winner" and e != g and len_.winner_accepts and g in len_.winner_accepts:
-                self.notes.append(f"after move {k}: gameWinner() {g} accepted (A50)")
+                self.notes.append(f"after move {k}: gameWinner() {g} accepted (a LENIENT ruling leaves the end of "
+                                  f"the game open here)")
                 continue
             if name in len_.offsets and isinstance(g, list):
                 g = self._offsets_accepted(k, name, e, g, len_.offsets[name], len_.why(EVERY_OBSERVATION))
