@@ -13,7 +13,8 @@ a ``GameSpec`` and imports no game: a game is a package under
 - its tests: the scenarios, a session that plays one of them on the reference
   and on the submission, and the later stages (random games, memory);
 - its sandbox side: the module the worker imports to run a job in a child;
-- its C repro programs, written beside the reports.
+- its C repro programs, written beside the reports;
+- its replay: the game as dealt and after each move (``grader.core.replay``), for the HTML report.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class GameSpec:
     owners: Callable[[Sequence[Any]], Any]  # which scenario owns each observation (for notes)
     later_stages: Callable[..., list[TestResult]]  # random games, memory: (session, config, scenarios, ...) -> tests
     write_repros: Callable[..., dict[str, str]]  # (result, folder, sources) -> test id -> repro file name
+    replay_frames: Callable[[str, str], Sequence[Any]]  # (deck, moves) as a test wrote them -> replay.Frame each step
 
     def __str__(self) -> str:
         return self.name

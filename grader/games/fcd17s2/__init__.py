@@ -52,6 +52,13 @@ def _write_repros(result: Any, folder: Path) -> dict[str, str]:
     return write_repros17(result, folder, sources or ["Game.c", "Card.c"], course_card)
 
 
+def _replay_frames(deck: str, moves: str) -> Any:
+    """The replay of a test's game (its deck and moves as the result wrote them)."""
+    from grader.games.fcd17s2.replay import frames  # noqa: PLC0415
+
+    return frames(ENGINE.parse_deck(deck), ENGINE.parse_moves(moves))
+
+
 GAME = GameSpec(
     name="fcd17s2",
     title="Final Card-Down (2017)",
@@ -71,4 +78,5 @@ GAME = GameSpec(
     owners=_owners,
     later_stages=_later_stages,
     write_repros=_write_repros,
+    replay_frames=_replay_frames,
 )
