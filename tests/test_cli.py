@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -75,7 +76,12 @@ def test_a_hostile_submission_gets_a_complete_report(tmp_path: Path, capsys: pyt
     outcomes = {t["verdict"] for t in data["tests"]}
     assert "output limit" in outcomes and "passed" in outcomes
     xmlschema.XMLSchema(SCHEMA).validate(tmp_path / "junit.xml")
-    assert "<script>" not in (tmp_path / "report.html").read_text()
+    page = (tmp_path / "report.html").read_text()
+    # Only the page's own script elements: the replay viewer, once, and the replays' JSON (what a submission
+    # printed never runs: tests/test_replay_browser.py checks it in a browser).
+    ours = {"<script>", '<script type="application/json" class="replay-data">'}
+    assert set(re.findall(r"<script[^>]*>", page)) <= ours
+    assert page.count("<script>") <= 1
 
 
 def test_a_build_failure_is_a_readable_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

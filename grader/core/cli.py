@@ -76,6 +76,7 @@ def _batch_parser() -> argparse.ArgumentParser:
 def write_reports(result: SubmissionResult, out: Path, game: GameSpec | None = None) -> SubmissionResult:
     """Every per-submission report, from the one result model: the game's C repro programs first,
     then every report of the result with their file names (``repro_files``), which is returned."""
+    from grader.core.replay import replays_of  # noqa: PLC0415
     from grader.core.report.gradescope import write_gradescope  # noqa: PLC0415
     from grader.core.report.html import write_html  # noqa: PLC0415
     from grader.core.report.junit import write_junit  # noqa: PLC0415
@@ -85,11 +86,12 @@ def write_reports(result: SubmissionResult, out: Path, game: GameSpec | None = N
         if t.repro and not t.hidden:
             name = t.id.replace("/", "_") + ".toml"
             (out / name).write_text(t.repro)
-    repros = (game or get_game()).write_repros(result, out / "repro")
+    game = game or get_game()
+    repros = game.write_repros(result, out / "repro")
     result = dataclasses.replace(result, repro_files={tid: f"repro/{name}" for tid, name in repros.items()})
     write_junit([result], out / "junit.xml")
     write_gradescope(result, out / "results.json")
-    write_html(result, out / "report.html")
+    write_html(result, out / "report.html", replays_of(result, game.replay_frames, game.title))
     (out / "result.json").write_text(json.dumps(result.to_json(), indent=1))
     return result
 

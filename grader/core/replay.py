@@ -84,3 +84,23 @@ def embed_json(replay: Replay) -> str:
                          ("\u2029", "\\u2029")):
         text = text.replace(char, escape)
     return text
+
+
+MAX_FRAMES = 2000  # a replay shows at most this many steps (a game is cut after its first difference anyway)
+
+
+def replays_of(result: Any, frames_of: Any, title: str) -> dict[str, Replay]:
+    """The replays of a result's failed tests that played a game (test id -> replay), made with the game's
+    ``replay_frames``.  A test whose game the reference cannot replay gets none (its message still shows)."""
+    out: dict[str, Replay] = {}
+    for t in result.tests:
+        if t.passed or t.hidden or not t.deck or t.verdict.family != "fail":
+            continue
+        try:
+            frames = tuple(frames_of(t.deck, t.moves))[:MAX_FRAMES]
+        except Exception:  # noqa: BLE001 - a replay is a help: its absence must not cost the report
+            continue
+        d = t.difference
+        differences = (Difference(int(d["step"]), str(d["what"]), str(d["expected"]), str(d["got"])),) if d else ()
+        out[t.id] = Replay(title, frames, differences)
+    return out

@@ -83,6 +83,8 @@ class TestResult:
     rule_family: str = ""  # the family of what differed (grader.games.fcd18s2.observations.FAMILIES)
     failed_on: str = ""  # the observation (or probe) the test failed on
     skipped_probes: list[str] = field(default_factory=list)  # probes left out because they crashed or hung
+    # What differed, for the replay: {"step", "what", "expected", "got"} (step 0: after newGame)
+    difference: dict[str, Any] | None = None
 
     @property
     def passed(self) -> bool:

@@ -1,4 +1,4 @@
-"""The HTML report: one self-contained page (inline CSS, no JavaScript) per submission.
+"""The HTML report: one self-contained page (inline CSS and script, nothing fetched) per submission.
 
 A pure function of the ``SubmissionResult`` (which it never modifies), rendered
 through ``grader/templates/report.html`` with Jinja2's autoescape on: every
@@ -6,7 +6,11 @@ string the page shows is HTML-escaped by Jinja, and every string that may come
 from the student has first been through ``clean_text`` (illegal characters
 shown as #xNN, lone surrogates gone so the page can be written as UTF-8, at
 most 64 KiB each).  Tests that did not pass come first; a hidden test shows
-only its name and whether it passed.
+only its name and whether it passed.  A failed test with a game carries its
+replay (``grader.core.replay``) as JSON in a ``<script type="application/json">``
+(escaped by ``embed_json``), which the page's one script draws: it opens at the
+first difference, steps with the arrow keys, Home and End or a slider, and
+every step has an address (``#<test id>/step-<n>``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from ..replay import Replay, embed_json
 from .escape import clean_text
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -48,9 +53,10 @@ class TestView:
     stderr: str = ""
     repro: str = ""
     seconds: float = 0.0
+    replay: str = ""  # the replay as JSON safe inside a script element ('' when the test has none)
 
 
-def _test_view(t: Any) -> TestView:
+def _test_view(t: Any, replays: dict[str, Replay]) -> TestView:
     if t.hidden:
         ok = t.verdict.family == "pass"
         return TestView(id=clean_text(t.id, 1024), passed=ok, family=t.verdict.family,
@@ -62,6 +68,7 @@ def _test_view(t: Any) -> TestView:
         hidden=False, rules=[clean_text(r, 256) for r in t.rules], message=clean_text(t.message),
         notes=[clean_text(n, 4096) for n in t.notes], stdout=clean_text(t.stdout), stderr=clean_text(t.stderr),
         repro=clean_text(t.repro or ""), seconds=t.seconds,
+        replay=embed_json(replays[t.id]) if t.id in replays else "",
     )
 
 
@@ -73,10 +80,10 @@ def trim_output(text: str, lines: int = BUILD_LINES, cap: int = BUILD_CAP) -> tu
     return short, len(all_lines) > lines or short != head
 
 
-def context(result: Any) -> dict[str, Any]:
+def context(result: Any, replays: dict[str, Replay] | None = None) -> dict[str, Any]:
     """Everything the template shows, cleaned."""
     tests = sorted(result.tests, key=lambda t: _ORDER.get(t.verdict.family, 0))  # stable: order kept otherwise
-    views = [_test_view(t) for t in tests]
+    views = [_test_view(t, replays or {}) for t in tests]
     build_output, build_trimmed = trim_output(result.build_output or "")
     return {
         "submission": clean_text(result.submission, 1024),
@@ -95,12 +102,13 @@ def context(result: Any) -> dict[str, Any]:
         "tests": views,
         "not_passed": sum(1 for v in views if not v.passed),
         "passed": sum(1 for v in views if v.passed),
+        "viewer": (TEMPLATES / "replay.js").read_text() if any(v.replay for v in views) else "",
     }
 
 
-def render_html(result: Any) -> str:
-    return _env.get_template("report.html").render(**context(result))
+def render_html(result: Any, replays: dict[str, Replay] | None = None) -> str:
+    return _env.get_template("report.html").render(**context(result, replays))
 
 
-def write_html(result: Any, path: Path | str) -> None:
-    Path(path).write_text(render_html(result), encoding="utf-8")
+def write_html(result: Any, path: Path | str, replays: dict[str, Replay] | None = None) -> None:
+    Path(path).write_text(render_html(result, replays), encoding="utf-8")

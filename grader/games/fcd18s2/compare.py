@@ -34,6 +34,13 @@ class Divergence:
     change: bool = False  # compared as what the move changed (the values had differed before)
     table: Table = TABLE  # the edition's observations, for the words
 
+    def row(self) -> dict[str, Any]:
+        """What differed as the replay shows it: the step, the call, expected and got in words."""
+        o = self.table.by_name[self.field]
+        what = answer_call(self.field, self.label) if o.shape == "answers" else (
+            o.call.replace("(p", f"({self.label}") if self.label else o.call)
+        return {"step": self.step, "what": what, "expected": _show(self.expected), "got": _show(self.got)}
+
     def describe(self) -> str:
         o = self.table.by_name[self.field]
         call, meaning = o.call, o.meaning_words

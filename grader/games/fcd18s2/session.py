@@ -172,6 +172,9 @@ class FcdSession(SubmissionSession):
             base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
             base.message = explain(says, rules, deck, moves, cmp, edition)
             base.failed_on = cmp.divergence.field if cmp.divergence else "identity"
+            base.difference = cmp.divergence.row() if cmp.divergence else {
+                "step": cmp.compared_steps, "what": "topDiscard() / handCard(i)", "expected": "the very card",
+                "got": "a copy"}
             base.rule_family = by_name[base.failed_on].family
             if not says:  # a random game: cite the rule of what differed
                 base.rules = by_name[cmp.divergence.field if cmp.divergence else "identity"].clauses

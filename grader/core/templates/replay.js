@@ -1,0 +1,98 @@
+/* The replay of a failed test's game (grader/core/replay.py): one viewer per
+ * <div class="replay">, drawn from the JSON beside it.  It opens at the first
+ * difference; the arrow keys, Home and End (while the replay has the focus)
+ * and the slider step through the moves; every step has an address,
+ * #<test id>/step-<n>.  Every string is set as text (textContent), never as
+ * HTML: what a submission printed cannot become markup here. */
+(function () {
+  "use strict";
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function card(name) {
+    // A card is written value, colour letter, suit letter: the colour is shown and also written.
+    var c = el("span", "card" + (/^[0-9A-F][RBGYP]/.test(name) ? " " + name.charAt(1) : ""), name);
+    c.title = name;
+    return c;
+  }
+  function viewer(box) {
+    var data = JSON.parse(box.querySelector("script.replay-data").textContent);
+    var test = box.getAttribute("data-test");
+    var frames = data.frames;
+    var diffs = data.differences || [];
+    var first = diffs.length ? Math.min.apply(null, diffs.map(function (d) { return d.step; })) : 0;
+    box.id = test;
+    box.tabIndex = 0;
+    var bar = el("div", "bar");
+    var prev = el("button", "prev", "\u2190");
+    var next = el("button", "next", "\u2192");
+    var slider = el("input", "slider");
+    slider.type = "range"; slider.min = 0; slider.max = frames.length - 1;
+    var label = el("span", "where");
+    bar.appendChild(prev); bar.appendChild(slider); bar.appendChild(next); bar.appendChild(label);
+    var body = el("div", "frame");
+    box.appendChild(el("p", "meta", data.title + ": the game step by step (\u2190 \u2192 Home End)"));
+    box.appendChild(bar); box.appendChild(body);
+    var at = 0;
+    function show(k, push) {
+      at = Math.max(0, Math.min(frames.length - 1, k));
+      var f = frames[at];
+      slider.value = at;
+      label.textContent = "step " + f.step + " of " + (frames.length - 1) + (f.move ? " (after " + f.move + ")" : " (as dealt)");
+      body.textContent = "";
+      diffs.filter(function (d) { return d.step === f.step; }).forEach(function (d) {
+        var box2 = el("div", "diff");
+        box2.appendChild(el("div", "what", "First difference: " + d.what));
+        box2.appendChild(el("div", "expected", "expected: " + d.expected));
+        box2.appendChild(el("div", "got", "got: " + d.got));
+        body.appendChild(box2);
+      });
+      f.seats.forEach(function (s) {
+        var row = el("div", "seat" + (s.current ? " current" : ""));
+        row.appendChild(el("span", "name", s.name + (s.current ? " (to move)" : "") + ": "));
+        s.cards.forEach(function (c) { row.appendChild(card(c)); });
+        body.appendChild(row);
+      });
+      f.piles.forEach(function (p) {
+        var row = el("div", "pile");
+        row.appendChild(el("span", "name", p.name + " (" + p.size + "): "));
+        p.cards.forEach(function (c) { row.appendChild(card(c)); });
+        body.appendChild(row);
+      });
+      var table = el("table", "facts");
+      f.facts.forEach(function (pair) {
+        var tr = el("tr");
+        tr.appendChild(el("td", "fact", pair[0])); tr.appendChild(el("td", "value", pair[1]));
+        table.appendChild(tr);
+      });
+      body.appendChild(table);
+      body.appendChild(el("div", "valid", "valid moves: " + (f.valid.join(" ") || "none")));
+      if (push) { history.replaceState(null, "", "#" + test + "/step-" + f.step); }
+    }
+    prev.onclick = function () { show(at - 1, true); };
+    next.onclick = function () { show(at + 1, true); };
+    slider.oninput = function () { show(Number(slider.value), true); };
+    box.addEventListener("keydown", function (e) {
+      var keys = {ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1};
+      if (e.key in keys) { e.preventDefault(); show(keys[e.key], true); }
+    });
+    return {test: test, show: show, first: first};
+  }
+  var viewers = Array.prototype.map.call(document.querySelectorAll("div.replay"), viewer);
+  function follow(atLoad) {
+    var m = /^#(.*)\/step-(\d+)$/.exec(decodeURIComponent(location.hash));
+    viewers.forEach(function (v) {
+      if (m && m[1] === v.test) {
+        v.show(Number(m[2]), false);
+        document.getElementById(v.test).scrollIntoView();
+      } else if (atLoad) {
+        v.show(v.first, false);
+      }
+    });
+  }
+  window.addEventListener("hashchange", function () { follow(false); });
+  follow(true);
+}());

@@ -1,0 +1,116 @@
+"""The HTML replay in a real browser (Playwright with the system Chromium, headless).
+
+A failing mutant's report opens each failed game at its first difference with the expected and got
+values; the keyboard steps through the moves and the state shown is the reference's at each step; a
+deep link (#<test>/step-<n>) opens that step; and text a hostile submission printed, or put in a game,
+never runs as script.  On a failure the page is saved as a screenshot beside the test's files.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from grader.core import results
+from grader.core.replay import Difference, Frame, Pile, Replay, Seat
+from grader.core.report.html import write_html
+from grader.games import get
+
+playwright = pytest.importorskip("playwright.sync_api", reason="the browser tests need Playwright (.[test])")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (.ci/run installs the apt package)")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def browser_page(shots: Path) -> Iterator[tuple[object, list[str]]]:
+    """A headless page, and the console errors it logs; a screenshot in ``shots`` if the block fails."""
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            yield page, errors
+        except BaseException:
+            page.screenshot(path=str(shots / "failure.png"), full_page=True)
+            print(f"screenshot: {shots / 'failure.png'}")
+            raise
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def mutant_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    subprocess.run([sys.executable, "-m", "grader.core.cli", str(ROOT / "fixtures" / "submissions" / "mutants" /
+                    "skip_ignored"), "--out", str(out), "--random-games", "0", "--no-memory", "--quiet"],
+                   check=False, capture_output=True, timeout=300)
+    return out
+
+
+def _seats_shown(box: object) -> list[list[str]]:
+    return [row.locator(".card").all_text_contents() for row in box.locator(".seat").all()]
+
+
+def test_a_failed_game_opens_at_its_first_difference_and_steps_through_the_reference(mutant_report: Path,
+                                                                                     tmp_path: Path) -> None:
+    result = json.loads((mutant_report / "result.json").read_text())
+    test = next(t for t in result["tests"] if t["id"] == "skip/a_skips_player_1")
+    diff = test["difference"]
+    frames = get("fcd18s2").replay_frames(test["deck"], test["moves"])
+    with browser_page(tmp_path) as (page, errors):
+        page.goto((mutant_report / "report.html").as_uri())
+        box = page.locator("div.replay[data-test='skip/a_skips_player_1']")
+        assert box.locator(".where").text_content().startswith(f"step {diff['step']} of {len(frames) - 1}")
+        assert box.locator(".diff .what").text_content() == f"First difference: {diff['what']}"
+        assert box.locator(".diff .expected").text_content() == f"expected: {diff['expected']}"
+        assert box.locator(".diff .got").text_content() == f"got: {diff['got']}"
+        box.focus()
+        page.keyboard.press("Home")
+        for k, frame in enumerate(frames):
+            assert _seats_shown(box) == [list(s.cards) for s in frame.seats], f"step {k}"
+            assert box.locator(".seat.current .name").text_content().startswith(next(
+                s.name for s in frame.seats if s.current))
+            assert page.url.endswith(f"#skip/a_skips_player_1/step-{k}") or k == 0
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("End")
+        assert box.locator(".where").text_content().startswith(f"step {len(frames) - 1}")
+        assert errors == []
+
+
+def test_a_deep_link_opens_that_step(mutant_report: Path, tmp_path: Path) -> None:
+    with browser_page(tmp_path) as (page, errors):
+        page.goto((mutant_report / "report.html").as_uri() + "#skip/a_skips_player_1/step-1")
+        box = page.locator("div.replay[data-test='skip/a_skips_player_1']")
+        assert box.locator(".where").text_content().startswith("step 1 of")
+        assert box.locator(".diff").count() == 0  # the difference is at another step
+        assert errors == []
+
+
+PAYLOAD = "</script><script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\">"
+
+
+def test_what_a_submission_printed_or_put_in_a_game_never_runs_as_script(tmp_path: Path) -> None:
+    frame = Frame(0, "", (Seat("player 0", ("5RH", PAYLOAD), True),), (Pile(PAYLOAD, (PAYLOAD,), 1),),
+                  ((PAYLOAD, PAYLOAD),), (PAYLOAD,))
+    test = results.TestResult("group/" + PAYLOAD, "group", ("R1",), 1.0, results.Verdict.WRONG, message=PAYLOAD,
+                              stdout=PAYLOAD, deck="5RH", moves="")
+    result = results.SubmissionResult(PAYLOAD, "hash", True, PAYLOAD, [PAYLOAD], ["gcc"], [test], profile=PAYLOAD)
+    replay = Replay(PAYLOAD, (frame,), (Difference(0, PAYLOAD, PAYLOAD, PAYLOAD),))
+    write_html(result, tmp_path / "report.html", {test.id: replay})
+    with browser_page(tmp_path) as (page, errors):
+        page.goto((tmp_path / "report.html").as_uri())
+        assert page.evaluate("typeof window.pwned") == "undefined"
+        box = page.locator("div.replay")
+        assert PAYLOAD in box.locator(".seat").first.text_content()
+        assert box.locator(".diff .got").text_content() == f"got: {PAYLOAD}"
+        assert errors == []
