@@ -84,15 +84,21 @@ def test_a_hostile_submission_gets_a_complete_report(tmp_path: Path, capsys: pyt
     assert page.count("<script>") <= 1
 
 
-def test_a_build_failure_is_a_readable_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("edition", ["18s2", "17s2"])
+def test_a_build_failure_is_a_readable_report(edition: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
     sub = tmp_path / "sub"
     sub.mkdir()
     (sub / "Game.c").write_text('#include "Game.h"\nint numCards(Game g) { return 1 }\n')
-    code = main([str(sub), "--out", str(tmp_path / "out"), *FAST])
+    code = main([str(sub), "--out", str(tmp_path / "out"), "--random-games", "16", "--edition", edition])
     out = capsys.readouterr().out
     assert code == 1 and "did not compile" in out
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     assert data["score"] == 0
+    verdicts = {t["id"]: t["verdict"] for t in json.loads((tmp_path / "out" / "result.json").read_text())["tests"]}
+    assert verdicts.pop("build/compiles") == "wrong result"
+    assert set(verdicts.values()) == {"not run"}  # random games and memory too: nothing ran, nothing earned
+    assert any(t.startswith("random/") for t in verdicts) and any(t.startswith("memory/") for t in verdicts)
     xmlschema.XMLSchema(SCHEMA).validate(tmp_path / "out" / "junit.xml")
 
 

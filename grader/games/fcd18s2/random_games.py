@@ -101,6 +101,9 @@ def run_random_games(session: Any, total: int, profile: str = "grading") -> list
 
     Every game of the budget is played, and nothing is shrunk: a family's failure shows its shortest game."""
     edition: Edition = session.edition
+    if not session.build.ok:  # no game can be played: no family can be said to agree with the reference
+        return [TestResult(f"random/{rf}", "random", (edition.rules_span,), 1.0, Verdict.NOT_RUN, kind="random",
+                           message="Not run: the submission did not compile.") for rf in edition.table.families]
     per = max(1, total // len(FAMILIES))
     played = 0
     shortest: dict[str, tuple[RandomGame, TestResult, Family]] = {}
