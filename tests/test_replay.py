@@ -77,3 +77,26 @@ def test_a_replay_round_trips_through_json_and_its_embedding_cannot_end_a_script
     assert not any(c in embedded for c in "<>&\u2028")
     assert Replay.from_json(json.loads(embedded)) == replay
     assert replay.first_difference == 1 and Replay("x", (frame,)).first_difference is None
+
+
+def test_the_packed_form_writes_each_string_once_and_an_unchanged_part_as_null() -> None:
+    """A 2018 scenario played on the reference: after a draw only the drawer's hand and the draw pile change,
+    so the other three hands (and the valid moves when they are the same) are written as null, every card
+    name appears once in ``strings``, and the whole game reads back frame for frame."""
+    scenario = next(s for s in SCENARIOS18 if any(str(m) == "draw" for m in s.moves))
+    frames = get("fcd18s2").replay_frames(str(scenario.deck), " ".join(str(m) for m in scenario.moves))
+    replay = Replay("Final Card-Down (2018)", frames)
+    packed = replay.to_json()
+    assert packed["format"] == "replay/1"
+    assert len(packed["strings"]) == len(set(packed["strings"]))
+    assert all(part is not None for part in packed["frames"][0][3])  # as dealt: every hand written
+    k = next(i for i, m in enumerate(scenario.moves, 1) if str(m) == "draw")
+    drawer = next(i for i, s in enumerate(frames[k - 1].seats) if s.current)
+    seats = packed["frames"][k][3]
+    assert [i for i, s in enumerate(seats) if s is not None] == [drawer]
+    assert Replay.from_json(json.loads(json.dumps(packed))) == replay
+
+
+def test_a_replay_of_another_format_is_refused() -> None:
+    with pytest.raises(ValueError, match="replay/1"):
+        Replay.from_json({"format": "replay/0", "title": "", "strings": [], "frames": []})

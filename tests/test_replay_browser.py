@@ -96,6 +96,43 @@ def test_a_deep_link_opens_that_step(mutant_report: Path, tmp_path: Path) -> Non
         assert errors == []
 
 
+def test_the_link_in_junit_and_gradescope_opens_the_first_difference(mutant_report: Path, tmp_path: Path) -> None:
+    test = next(t for t in json.loads((mutant_report / "result.json").read_text())["tests"]
+                if t["id"] == "skip/a_skips_player_1")
+    link = f"report.html#skip/a_skips_player_1/step-{test['difference']['step']}"
+    scored = next(t for t in json.loads((mutant_report / "results.json").read_text())["tests"]
+                  if t["name"] == "skip/a_skips_player_1")
+    assert scored["output"].endswith(f"See the game step by step: {link}")
+    assert f"See the game step by step: {link}" in (mutant_report / "junit.xml").read_text()
+    with browser_page(tmp_path) as (page, errors):
+        page.goto((mutant_report / link.split("#")[0]).as_uri() + "#" + link.split("#")[1])
+        box = page.locator("div.replay[data-test='skip/a_skips_player_1']")
+        assert box.locator(".where").text_content().startswith(f"step {test['difference']['step']} of")
+        assert box.locator(".diff .got").text_content() == f"got: {test['difference']['got']}"
+        assert errors == []
+
+
+def test_a_submission_that_prints_markup_leaves_the_page_whole_and_runs_nothing(tmp_path: Path) -> None:
+    """fixtures/submissions/hostile/prints_markup prints </script><script>, </textarea></pre>, a javascript:
+    link, an <img onerror> and a line of 100,000 '<' in every test: none of it runs, every test is still on
+    the page, and what it printed is shown as text."""
+    out = tmp_path / "report"
+    subprocess.run([sys.executable, "-m", "grader.core.cli", str(ROOT / "fixtures" / "submissions" / "hostile" /
+                    "prints_markup"), "--out", str(out), "--random-games", "0", "--no-memory", "--quiet"],
+                   check=False, capture_output=True, timeout=300)
+    tests = json.loads((out / "result.json").read_text())["tests"]
+    assert any("window.pwned = 1" in t["stdout"] for t in tests)
+    with browser_page(tmp_path) as (page, errors):
+        page.goto((out / "report.html").as_uri())
+        assert page.evaluate("typeof window.pwned") == "undefined"
+        assert page.locator("div.test").count() == len(tests)
+        assert page.locator("a[href^='javascript']").count() == 0 and page.locator("img").count() == 0
+        assert page.locator("p.footer").count() == 1
+        printed = page.locator("div.test pre").all_text_contents()
+        assert any("</script><script>window.pwned = 1</script></textarea>" in text for text in printed)
+        assert errors == []
+
+
 PAYLOAD = "</script><script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\">"
 
 

@@ -329,6 +329,23 @@ def test_html_escapes_student_output_and_shows_the_score(tmp_path: Path) -> None
         assert f"<td>{label}</td>" in html
 
 
+def test_a_page_shows_at_most_half_a_megabyte_of_printing_and_the_failures_output_first() -> None:
+    """A program that prints 64 KiB of markup in each of 100 passed tests and in one failed test (listed
+    last): the failed test's output is shown whole (it comes first on the page), each passed test shows at
+    most 4 KiB, and once 512 KiB of escaped output is on the page the rest say where their output is."""
+    noisy = "<" * CAP
+    tests = [T(f"play/t{i:03}", Verdict.PASSED, stdout=noisy) for i in range(100)]
+    tests.append(T("play/broken", Verdict.WRONG, message="wrong", stdout="start " + "<" * (CAP // 2)))
+    result = SubmissionResult("noisy", "h", True, "", [], [], tests)
+    result.groups = mark(tests, stub_config({"play": 6.0}))
+    page = render_html(result)
+    assert "start " + "&lt;" * (CAP // 2) in page  # the failure's output, whole
+    assert len(page.encode("utf-8")) < 512 * 1024 + 200 * 1024  # the budget and the page around it
+    passed_shown = re.findall(r"<pre>((?:&lt;)+)\n\[\.\.\. cut: 65536 characters", page)
+    assert passed_shown and all(4000 < len(run) // 4 < 4096 for run in passed_shown)  # 4 KiB, the cut note in it
+    assert page.count("[not shown: this page already shows 512 KiB") > 50
+
+
 def test_html_of_a_build_failure(tmp_path: Path) -> None:
     html = render_html(bob())
     assert "<b>" not in html and "&lt;b&gt;not bold&lt;/b&gt;" in html

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from grader.core.config import ConfigError, MarkingConfig
 from grader.core.gamespec import GameSpec
+from grader.core.replay import step_by_step
 from grader.core.results import SubmissionResult
 from grader.games import DEFAULT_GAME, GAMES
 from grader.games import get as get_game
@@ -114,6 +115,8 @@ def print_summary(result, out: Path | None, quiet: bool = False, title: str = "F
     if failure is not None:
         print(f"\nFirst failure: {failure.id} [{failure.verdict.value}]")
         print("  " + (failure.message if not failure.hidden else "(a hidden test)").replace("\n", "\n  "))
+        if out is not None and (link := step_by_step(failure, str(out / "report.html"))):
+            print("  " + link.strip())
         failed = sum(1 for t in result.tests if not t.passed)
         print(f"\n{failed} test(s) did not pass; every message is in the report.")
     if out is not None:

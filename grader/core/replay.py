@@ -14,9 +14,12 @@ student-controlled text can end the ``<script>`` element it sits in.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+FORMAT = "replay/1"  # the packed JSON form (``Replay.to_json``), named so a reader can refuse another
 
 
 @dataclass(frozen=True)
@@ -63,16 +66,54 @@ class Replay:
         return min((d.step for d in self.differences), default=None)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The packed form (``FORMAT``): every string once, in ``strings``, and a frame written as indices
+        into it, each part that did not change since the frame before written as ``null`` -- so an
+        800-card game of 1,500 moves stays well under the 2 MB a report may take."""
+        strings: dict[str, int] = {}
+
+        def ref(text: str) -> int:
+            return strings.setdefault(text, len(strings))
+
+        def unless_same(now: Any, before: Any, packed: Any) -> Any:
+            return None if before is not None and now == before else packed
+
+        frames: list[list[Any]] = []
+        previous: Frame | None = None
+        for f in self.frames:
+            old_seats = previous.seats if previous and len(previous.seats) == len(f.seats) else (None,) * len(f.seats)
+            old_piles = previous.piles if previous and len(previous.piles) == len(f.piles) else (None,) * len(f.piles)
+            seats = [None if o is not None and (s.name, s.cards) == (o.name, o.cards)
+                     else [ref(s.name), [ref(c) for c in s.cards]] for s, o in zip(f.seats, old_seats)]
+            piles = [unless_same(p, o, [ref(p.name), [ref(c) for c in p.cards], p.size])
+                     for p, o in zip(f.piles, old_piles)]
+            facts = unless_same(f.facts, previous and previous.facts, [[ref(a), ref(b)] for a, b in f.facts])
+            valid = unless_same(f.valid, previous and previous.valid, [ref(m) for m in f.valid])
+            current = next((i for i, s in enumerate(f.seats) if s.current), -1)
+            frames.append([f.step, ref(f.move), current, seats, piles, facts, valid])
+            previous = f
+        return {"format": FORMAT, "title": self.title, "strings": list(strings), "frames": frames,
+                "differences": [asdict(d) for d in self.differences]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Replay:
-        frames = tuple(
-            Frame(f["step"], f["move"], tuple(Seat(s["name"], tuple(s["cards"]), s["current"]) for s in f["seats"]),
-                  tuple(Pile(p["name"], tuple(p["cards"]), p["size"]) for p in f["piles"]),
-                  tuple((str(a), str(b)) for a, b in f["facts"]), tuple(f["valid"]))
-            for f in data["frames"])
-        return cls(data["title"], frames, tuple(Difference(**d) for d in data.get("differences", ())))
+        """Read back what ``to_json`` wrote (``grader/core/templates/replay.js`` unpacks it the same way)."""
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not a replay of format {FORMAT}: {str(data.get('format'))[:80]!r}")
+        text = data["strings"]
+        frames: list[Frame] = []
+        for step, move, current, seats, piles, facts, valid in data["frames"]:
+            before = frames[-1] if frames else None
+            seats_now = tuple(
+                Seat(text[s[0]], tuple(text[c] for c in s[1])) if s is not None else before.seats[i]  # type: ignore[union-attr]
+                for i, s in enumerate(seats))
+            frames.append(Frame(
+                step, text[move],
+                tuple(dataclasses.replace(s, current=i == current) for i, s in enumerate(seats_now)),
+                tuple(Pile(text[p[0]], tuple(text[c] for c in p[1]), p[2]) if p is not None
+                      else before.piles[i] for i, p in enumerate(piles)),  # type: ignore[union-attr]
+                tuple((text[a], text[b]) for a, b in facts) if facts is not None else before.facts,  # type: ignore[union-attr]
+                tuple(text[m] for m in valid) if valid is not None else before.valid))  # type: ignore[union-attr]
+        return cls(data["title"], tuple(frames), tuple(Difference(**d) for d in data.get("differences", ())))
 
 
 def embed_json(replay: Replay) -> str:
@@ -89,12 +130,29 @@ def embed_json(replay: Replay) -> str:
 MAX_FRAMES = 2000  # a replay shows at most this many steps (a game is cut after its first difference anyway)
 
 
+def replay_address(test: Any) -> str | None:
+    """Where a report shows a failed test's game, opened at its first difference: ``<test id>/step-<n>``
+    (the fragment of ``report.html``'s address); None for a test with no replay (it passed, is hidden,
+    did not fail on a game, or broke the grader)."""
+    if test.hidden or not test.deck or test.verdict.family != "fail":
+        return None
+    step = int(test.difference["step"]) if test.difference else 0
+    return f"{test.id}/step-{step}"
+
+
+def step_by_step(test: Any, report: str) -> str:
+    """The words that send a student from a failure message to its replay in the HTML report at ``report``
+    ('' when the test has none): JUnit and Gradescope end the message with them."""
+    address = replay_address(test)
+    return f"\n\nSee the game step by step: {report}#{address}" if address else ""
+
+
 def replays_of(result: Any, frames_of: Any, title: str) -> dict[str, Replay]:
     """The replays of a result's failed tests that played a game (test id -> replay), made with the game's
     ``replay_frames``.  A test whose game the reference cannot replay gets none (its message still shows)."""
     out: dict[str, Replay] = {}
     for t in result.tests:
-        if t.passed or t.hidden or not t.deck or t.verdict.family != "fail":
+        if replay_address(t) is None:
             continue
         try:
             frames = tuple(frames_of(t.deck, t.moves))[:MAX_FRAMES]

@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..replay import step_by_step
 from .escape import clean_text
 
 PLACES = 4  # decimals of a per-test score
@@ -83,7 +84,7 @@ def gradescope_json(result: Any) -> dict[str, Any]:
         if t.hidden:
             output = "hidden test"
         else:
-            output = clean_text(t.message) or ("" if t.passed else t.verdict.value)
+            output = (clean_text(t.message) or ("" if t.passed else t.verdict.value)) + step_by_step(t, "report.html")
         tests.append({
             "name": clean_text(t.id, 1024),
             "score": score,

@@ -5,7 +5,8 @@ through ``grader/templates/report.html`` with Jinja2's autoescape on: every
 string the page shows is HTML-escaped by Jinja, and every string that may come
 from the student has first been through ``clean_text`` (illegal characters
 shown as #xNN, lone surrogates gone so the page can be written as UTF-8, at
-most 64 KiB each).  Tests that did not pass come first; a hidden test shows
+most 64 KiB each; the code's printing 512 KiB a page, ``OutputBudget``).  Tests that
+did not pass come first; a hidden test shows
 only its name and whether it passed.  A failed test with a game carries its
 replay (``grader.core.replay``) as JSON in a ``<script type="application/json">``
 (escaped by ``embed_json``), which the page's one script draws: it opens at the
@@ -20,15 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import escape
 
 from ..replay import Replay, embed_json
-from .escape import clean_text
+from .escape import CAP, clean_text
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 BUILD_LINES = 60  # compiler output shown: its first lines...
 BUILD_CAP = 16 * 1024  # ...and at most this many bytes
+OUTPUT_BUDGET = 512 * 1024  # bytes of the code's printing one page shows in all (``OutputBudget``)
+PASSED_CAP = 4 * 1024  # ...of which one passed test shows at most this many
 
-_env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
+JINJA = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
                    trim_blocks=True, lstrip_blocks=True)
 _ORDER = {"fail": 0, "error": 0, "skip": 1, "pass": 2}
 
@@ -56,7 +60,27 @@ class TestView:
     replay: str = ""  # the replay as JSON safe inside a script element ('' when the test has none)
 
 
-def _test_view(t: Any, replays: dict[str, Replay]) -> TestView:
+class OutputBudget:
+    """What a page shows of the code's printing in all, counted as the page holds it (escaped): a program
+    that prints 64 KiB in each of a hundred tests would otherwise make a page of megabytes.  The tests not
+    passed come first, so their output is shown; a passed test shows at most ``PASSED_CAP`` of its own."""
+
+    def __init__(self, total: int = OUTPUT_BUDGET) -> None:
+        self.left = total
+
+    def take(self, text: str, passed: bool) -> str:
+        if not text:
+            return ""
+        cap = min(PASSED_CAP if passed else CAP, self.left)
+        if cap < 256:
+            return (f"[not shown: this page already shows {OUTPUT_BUDGET // 1024} KiB of what the code printed; "
+                    "the output of every test is in junit.xml]")
+        shown = clean_text(text, cap)
+        self.left -= len(str(escape(shown)).encode("utf-8"))  # as the page holds it: "<" takes 4 bytes there
+        return shown
+
+
+def _test_view(t: Any, replays: dict[str, Replay], budget: OutputBudget) -> TestView:
     if t.hidden:
         ok = t.verdict.family == "pass"
         return TestView(id=clean_text(t.id, 1024), passed=ok, family=t.verdict.family,
@@ -66,7 +90,8 @@ def _test_view(t: Any, replays: dict[str, Replay]) -> TestView:
         id=clean_text(t.id, 1024), passed=t.verdict.family == "pass", family=t.verdict.family,
         verdict=clean_text(verdict, 1024),
         hidden=False, rules=[clean_text(r, 256) for r in t.rules], message=clean_text(t.message),
-        notes=[clean_text(n, 4096) for n in t.notes], stdout=clean_text(t.stdout), stderr=clean_text(t.stderr),
+        notes=[clean_text(n, 4096) for n in t.notes], stdout=budget.take(t.stdout, t.passed),
+        stderr=budget.take(t.stderr, t.passed),
         repro=clean_text(t.repro or ""), seconds=t.seconds,
         replay=embed_json(replays[t.id]) if t.id in replays else "",
     )
@@ -83,7 +108,8 @@ def trim_output(text: str, lines: int = BUILD_LINES, cap: int = BUILD_CAP) -> tu
 def context(result: Any, replays: dict[str, Replay] | None = None) -> dict[str, Any]:
     """Everything the template shows, cleaned."""
     tests = sorted(result.tests, key=lambda t: _ORDER.get(t.verdict.family, 0))  # stable: order kept otherwise
-    views = [_test_view(t, replays or {}) for t in tests]
+    budget = OutputBudget()
+    views = [_test_view(t, replays or {}, budget) for t in tests]
     build_output, build_trimmed = trim_output(result.build_output or "")
     return {
         "submission": clean_text(result.submission, 1024),
@@ -107,7 +133,7 @@ def context(result: Any, replays: dict[str, Replay] | None = None) -> dict[str, 
 
 
 def render_html(result: Any, replays: dict[str, Replay] | None = None) -> str:
-    return _env.get_template("report.html").render(**context(result, replays))
+    return JINJA.get_template("report.html").render(**context(result, replays))
 
 
 def write_html(result: Any, path: Path | str, replays: dict[str, Replay] | None = None) -> None:

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from junit_xml import TestCase, TestSuite, to_xml_report_string
 
+from ..replay import step_by_step
 from .escape import clean_text, first_line
 
 _PLACEHOLDER = "hidden test"  # only so junit-xml keeps the element; stripped afterwards
@@ -42,7 +43,7 @@ def case_name(t: Any) -> str:
     return f"{t.group}.{name if sep else t.id}"
 
 
-def _case(t: Any) -> TestCase:
+def _case(t: Any, report: str = "report.html") -> TestCase:
     case = TestCase(name=clean_text(case_name(t), 1024), classname=clean_text(f"fcd.{t.group}", 1024),
                     elapsed_sec=t.seconds or None)
     family = t.verdict.family
@@ -54,7 +55,7 @@ def _case(t: Any) -> TestCase:
         elif family == "error":
             case.add_error_info(message=_PLACEHOLDER)
         return case
-    full = clean_text(t.message)
+    full = clean_text(t.message) + step_by_step(t, report)
     said = f"[{t.verdict.value}] {full}\n" if family == "pass" and full else ""  # an inconclusive test says why
     case.stdout = (said + clean_text(t.stdout)) or None
     case.stderr = clean_text(t.stderr) or None
@@ -80,10 +81,11 @@ def _properties(result: Any) -> dict[str, str]:
     return props
 
 
-def suite(result: Any) -> TestSuite:
-    """The junit-xml suite of one submission (before the schema repairs of ``junit_string``)."""
+def suite(result: Any, report: str = "report.html") -> TestSuite:
+    """The junit-xml suite of one submission (before the schema repairs of ``junit_string``); ``report`` is
+    where its HTML report is, from the XML file, for the links to replays."""
     return TestSuite(name=clean_text(result.submission, 1024) or "(unnamed)",
-                     test_cases=[_case(t) for t in result.tests], properties=_properties(result),
+                     test_cases=[_case(t, report) for t in result.tests], properties=_properties(result),
                      stdout=clean_text(result.build_output) or None)
 
 
@@ -115,14 +117,19 @@ def _repair(root: ET.Element, results: list[Any]) -> None:
                     case_el.remove(child)
 
 
-def junit_string(results: list[Any]) -> str:
-    """The whole JUnit document for ``results``, as text."""
-    raw = to_xml_report_string([suite(r) for r in results], prettyprint=False)
+def _beside(result: Any) -> str:
+    return "report.html"
+
+
+def junit_string(results: list[Any], report_of: Callable[[Any], str] = _beside) -> str:
+    """The whole JUnit document for ``results``, as text; ``report_of(result)``: its HTML report, relative
+    to the XML file (beside it, for one submission)."""
+    raw = to_xml_report_string([suite(r, report_of(r)) for r in results], prettyprint=False)
     root = ET.fromstring(raw)
     _repair(root, results)
     ET.indent(root, space="  ")
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_junit(results: list[Any], path: Path | str) -> None:
-    Path(path).write_text(junit_string(results), encoding="utf-8")
+def write_junit(results: list[Any], path: Path | str, report_of: Callable[[Any], str] = _beside) -> None:
+    Path(path).write_text(junit_string(results, report_of), encoding="utf-8")

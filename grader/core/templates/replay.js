@@ -18,10 +18,31 @@
     c.title = name;
     return c;
   }
+  function unpack(data) {
+    // The packed form of grader.core.replay.Replay.to_json: strings by index, null for a part unchanged.
+    var text = data.strings, out = [];
+    function names(list) { return list.map(function (i) { return text[i]; }); }
+    data.frames.forEach(function (f) {
+      var before = out[out.length - 1];
+      out.push({
+        step: f[0], move: text[f[1]],
+        seats: f[3].map(function (s, i) {
+          var seat = s === null ? before.seats[i] : {name: text[s[0]], cards: names(s[1])};
+          return {name: seat.name, cards: seat.cards, current: i === f[2]};
+        }),
+        piles: f[4].map(function (p, i) {
+          return p === null ? before.piles[i] : {name: text[p[0]], cards: names(p[1]), size: p[2]};
+        }),
+        facts: f[5] === null ? before.facts : f[5].map(function (p) { return [text[p[0]], text[p[1]]]; }),
+        valid: f[6] === null ? before.valid : names(f[6])
+      });
+    });
+    return out;
+  }
   function viewer(box) {
     var data = JSON.parse(box.querySelector("script.replay-data").textContent);
     var test = box.getAttribute("data-test");
-    var frames = data.frames;
+    var frames = unpack(data);
     var diffs = data.differences || [];
     var first = diffs.length ? Math.min.apply(null, diffs.map(function (d) { return d.step; })) : 0;
     box.id = test;
