@@ -9,43 +9,20 @@ never runs as script.  On a failure the page is saved as a screenshot beside the
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import pytest
+from headless import CHROMIUM, browser_page
 
 from grader.core import results
 from grader.core.replay import Difference, Frame, Pile, Replay, Seat
 from grader.core.report.html import write_html
 from grader.games import get
 
-playwright = pytest.importorskip("playwright.sync_api", reason="the browser tests need Playwright (.[test])")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (.ci/run installs the apt package)")
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@contextmanager
-def browser_page(shots: Path) -> Iterator[tuple[object, list[str]]]:
-    """A headless page, and the console errors it logs; a screenshot in ``shots`` if the block fails."""
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page()
-        errors: list[str] = []
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        try:
-            yield page, errors
-        except BaseException:
-            page.screenshot(path=str(shots / "failure.png"), full_page=True)
-            print(f"screenshot: {shots / 'failure.png'}")
-            raise
-        finally:
-            browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -130,6 +130,7 @@ def _grade_one(name: str, folder: Path | None, problem: str, args: argparse.Name
 
 def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     from grader.core.report.csv_report import write_class_csv
+    from grader.core.report.dashboard import write_dashboard
     from grader.core.report.junit import write_junit
 
     if not args.root.is_dir():
@@ -157,12 +158,13 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
                       f"{result.status} ({tag})", file=sys.stderr, flush=True)
     ordered = [results[name] for name, _, _ in subs]
     write_class_csv(ordered, out / "class.csv")
-    write_junit(ordered, out / "junit.xml")
+    write_junit(ordered, out / "junit.xml", lambda r: f"reports/{r.submission}/report.html")
+    dashboard = write_dashboard(ordered, out, get_game(args.game).title)
     elapsed = time.monotonic() - start
     graded = len(subs) - reused
     rate = f", {graded / elapsed * 60:.1f} submissions/minute" if graded and elapsed > 0 else ""
     print(f"{len(subs)} submissions ({reused} already stored) in {elapsed:.1f} s{rate}; "
-          f"class CSV: {out / 'class.csv'}")
+          f"class CSV: {out / 'class.csv'}; dashboard: {dashboard}")
     if any(r.status == "grader error" for r in ordered):
         return 2
     return 0 if all(r.status == "passed" for r in ordered) else 1
