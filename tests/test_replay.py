@@ -4,10 +4,13 @@ the JSON a report embeds round-trips and can never end its script element."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
-from grader.core.replay import Difference, Frame, Pile, Replay, Seat, embed_json
+from grader.core.replay import MAX_FRAMES, Difference, Frame, Pile, Replay, Seat, embed_json, replays_of
+from grader.core.results import TestResult as Result  # (a Test* name would be collected)
+from grader.core.results import Verdict
 from grader.games import get
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.scenarios import load_scenarios as load17
@@ -100,3 +103,19 @@ def test_the_packed_form_writes_each_string_once_and_an_unchanged_part_as_null()
 def test_a_replay_of_another_format_is_refused() -> None:
     with pytest.raises(ValueError, match="replay/1"):
         Replay.from_json({"format": "replay/0", "title": "", "strings": [], "frames": []})
+
+
+def test_a_very_long_game_keeps_the_steps_that_lead_to_its_difference() -> None:
+    """A replay holds at most MAX_FRAMES steps: those that end at the difference, so the viewer can open there."""
+    def frames_of(deck: str, moves: str) -> list[Frame]:
+        return [Frame(k, "draw" if k else "", (), (), (), ()) for k in range(len(moves.split()) + 1)]
+
+    def result(step: int) -> SimpleNamespace:
+        test = Result("random/hands", "random", (), 1.0, Verdict.WRONG, deck="5RH", moves=" ".join(["draw"] * 3000),
+                          difference={"step": step, "what": "handCardCount()", "expected": "1", "got": "2"})
+        return SimpleNamespace(tests=[test])
+
+    late = replays_of(result(2700), frames_of, "t")["random/hands"]
+    assert len(late.frames) == MAX_FRAMES and (late.frames[0].step, late.frames[-1].step) == (701, 2700)
+    early = replays_of(result(12), frames_of, "t")["random/hands"]
+    assert (early.frames[0].step, early.frames[-1].step) == (0, MAX_FRAMES - 1)

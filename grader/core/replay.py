@@ -127,7 +127,7 @@ def embed_json(replay: Replay) -> str:
     return text
 
 
-MAX_FRAMES = 2000  # a replay shows at most this many steps (a game is cut after its first difference anyway)
+MAX_FRAMES = 2000  # a replay shows at most this many steps, the last of them the difference's
 
 
 def replay_address(test: Any) -> str | None:
@@ -154,11 +154,13 @@ def replays_of(result: Any, frames_of: Any, title: str) -> dict[str, Replay]:
     for t in result.tests:
         if replay_address(t) is None:
             continue
+        d = t.difference
         try:
-            frames = tuple(frames_of(t.deck, t.moves))[:MAX_FRAMES]
+            frames = tuple(frames_of(t.deck, t.moves))
         except Exception:  # noqa: BLE001 - a replay is a help: its absence must not cost the report
             continue
-        d = t.difference
+        last = min(int(d["step"]) if d else 0, len(frames) - 1)  # the window kept ends at the difference
+        frames = frames[max(0, last + 1 - MAX_FRAMES):][:MAX_FRAMES]
         differences = (Difference(int(d["step"]), str(d["what"]), str(d["expected"]), str(d["got"])),) if d else ()
         out[t.id] = Replay(title, frames, differences)
     return out

@@ -58,11 +58,15 @@
     box.appendChild(el("p", "meta", data.title + ": the game step by step (\u2190 \u2192 Home End)"));
     box.appendChild(bar); box.appendChild(body);
     var at = 0;
+    function indexOf(step) {
+      // Frames are steps base, base + 1, ...: a very long game keeps only the steps before its difference.
+      return step - frames[0].step;
+    }
     function show(k, push) {
       at = Math.max(0, Math.min(frames.length - 1, k));
       var f = frames[at];
       slider.value = at;
-      label.textContent = "step " + f.step + " of " + (frames.length - 1) + (f.move ? " (after " + f.move + ")" : " (as dealt)");
+      label.textContent = "step " + f.step + " of " + frames[frames.length - 1].step + (f.move ? " (after " + f.move + ")" : " (as dealt)");
       body.textContent = "";
       diffs.filter(function (d) { return d.step === f.step; }).forEach(function (d) {
         var box2 = el("div", "diff");
@@ -100,14 +104,14 @@
       var keys = {ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1};
       if (e.key in keys) { e.preventDefault(); show(keys[e.key], true); }
     });
-    return {test: test, show: show, first: first};
+    return {test: test, show: show, first: indexOf(first), indexOf: indexOf};
   }
   var viewers = Array.prototype.map.call(document.querySelectorAll("div.replay"), viewer);
   function follow(atLoad) {
     var m = /^#(.*)\/step-(\d+)$/.exec(decodeURIComponent(location.hash));
     viewers.forEach(function (v) {
       if (m && m[1] === v.test) {
-        v.show(Number(m[2]), false);
+        v.show(v.indexOf(Number(m[2])), false);
         document.getElementById(v.test).scrollIntoView();
       } else if (atLoad) {
         v.show(v.first, false);
