@@ -61,6 +61,12 @@ def test_a_failed_game_opens_at_its_first_difference_and_steps_through_the_refer
             page.keyboard.press("ArrowRight")
         page.keyboard.press("End")
         assert box.locator(".where").text_content().startswith(f"step {len(frames) - 1}")
+        # Colour is never the only sign: each card writes its colour letter in bold and spells it in its title.
+        cards = box.locator(".card:not(.plain)").evaluate_all(
+            "cs => cs.map(c => [c.className, c.querySelector('b').textContent, c.title])")
+        words = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "P": "purple"}
+        assert cards and all(cls == f"card {letter}" and title.endswith(": " + words[letter])
+                             for cls, letter, title in cards)
         assert errors == []
 
 

@@ -32,7 +32,7 @@ from .escape import clean_text
 from .html import JINJA, TEMPLATES, num
 
 # Okabe & Ito (2008), "Color Universal Design": distinct for protanopia, deuteranopia and tritanopia.
-BLUE, ORANGE, GREEN, VERMILION, GREY = "#0072B2", "#E69F00", "#009E73", "#D55E00", "#6E6E6E"
+BLUE, VERMILION = "#0072B2", "#D55E00"
 PROBLEMS = (  # what a staff member looks for first: (heading, the verdict a test got, or a status)
     ("build failed", "status"), ("grader error", "status"),
     (Verdict.CRASHED.value, "verdict"), (Verdict.TIMED_OUT.value, "verdict"),

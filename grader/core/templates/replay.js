@@ -12,10 +12,17 @@
     if (text !== undefined) { e.textContent = text; }
     return e;
   }
+  var COLOURS = {R: "red", B: "blue", G: "green", Y: "yellow", P: "purple"};
   function card(name) {
-    // A card is written value, colour letter, suit letter: the colour is shown and also written.
-    var c = el("span", "card" + (/^[0-9A-F][RBGYP]/.test(name) ? " " + name.charAt(1) : ""), name);
-    c.title = name;
+    // A Final Card-Down card is written value, colour letter, suit letter: the colour is drawn, and its
+    // letter is written in bold and spelt out in the tooltip, so no one needs to tell colours apart.
+    var m = /^([0-9A-F])([RBGYP])(.*)$/.exec(name);
+    if (!m) { return el("span", "card plain", name); }
+    var c = el("span", "card " + m[2]);
+    c.appendChild(document.createTextNode(m[1]));
+    c.appendChild(el("b", "", m[2]));
+    c.appendChild(document.createTextNode(m[3]));
+    c.title = name + ": " + COLOURS[m[2]];
     return c;
   }
   function unpack(data) {
@@ -94,7 +101,9 @@
         table.appendChild(tr);
       });
       body.appendChild(table);
-      body.appendChild(el("div", "valid", "valid moves: " + (f.valid.join(" ") || "none")));
+      var valid = el("div", "valid", "valid moves: " + (f.valid.length ? "" : "none"));
+      f.valid.forEach(function (mv) { valid.appendChild(card(mv)); });
+      body.appendChild(valid);
       if (push) { history.replaceState(null, "", "#" + test + "/step-" + f.step); }
     }
     prev.onclick = function () { show(at - 1, true); };
