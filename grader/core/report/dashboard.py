@@ -94,11 +94,14 @@ class Dashboard:
     median: str
     max_score: str
     statuses: list[tuple[str, int]]
-    plots: list[Plot]
+    marks_plot: Plot
+    time_plot: Plot
+    groups_plot: Plot
     groups: list[TestRate]
     tests: list[TestRate]
     first_failures: list[FirstFailure]
-    problems: list[tuple[str, list[Student]]]
+    problems: list[tuple[str, list[Student]]]  # those someone had, in PROBLEMS' order
+    clear: list[str]  # the PROBLEMS no one had
     total_seconds: str
     median_seconds: str
     compiled: int
@@ -230,14 +233,17 @@ def dashboard(results: list[Any], out: Path, title: str = "Final Card-Down") -> 
         hit = [by_name[r.submission] for r in results
                if (r.status == what if kind == "status" else any(t.verdict.value == what for t in r.tests))]
         problems.append((what, hit))
+    clear = [what for what, hit in problems if not hit]
+    problems = [(what, hit) for what, hit in problems if hit]
     seconds = [r.seconds for r in results]
     return Dashboard(
         title=clean_text(title, 256), students=students,
         mean=num(statistics.fmean(scores)) if scores else "-",
         median=num(statistics.median(scores)) if scores else "-", max_score=num(max_score),
         statuses=sorted(Counter(r.status for r in results).items()),
-        plots=[marks_histogram(scores, max_score), group_rates(groups), grading_times(results)],
-        groups=groups, tests=tests, first_failures=first_failures, problems=problems,
+        marks_plot=marks_histogram(scores, max_score), time_plot=grading_times(results),
+        groups_plot=group_rates(groups),
+        groups=groups, tests=tests, first_failures=first_failures, problems=problems, clear=clear,
         total_seconds=f"{sum(seconds):.0f}", median_seconds=f"{statistics.median(seconds):.1f}" if seconds else "-",
         compiled=len(compiled), sortable=(TEMPLATES / "sortable.js").read_text())
 
