@@ -103,3 +103,8 @@ def test_the_page_is_whole_plain_and_the_same_every_time(klass: tuple[list[Submi
     # Each student's row, in the class's order, with the number each sortable cell sorts by.
     rows = re.findall(r'<td class="num" data-sort="([\d.]+)">[^<]* / 10</td>', page)
     assert rows == ["10.0", "4.0", "0.0", "5.0"]
+
+
+def test_an_empty_class_still_gets_a_page(tmp_path: Path) -> None:
+    page = render_dashboard([], tmp_path, "Final Card-Down (2018)")
+    assert "0 submissions" in page and len(_svgs(page)) == 3
