@@ -3,6 +3,7 @@ laid out as students have it (Card.c, Game.c, testGame.c, player.c at the top)."
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -54,7 +55,9 @@ def test_github_template_grades_a_student_repository(tmp_path: Path) -> None:
     done = run(grade["run"], repo)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (repo / junit["with"]["report_paths"]).is_file()
-    assert "testGame.c" not in (repo / "fcd-report" / "result.json").read_text().split('"build_sources"')[1]
+    graded = json.loads((repo / "fcd-report" / "result.json").read_text())
+    assert "testGame.c" not in graded["build_sources"]  # the tests are graded apart, never compiled into the ADT
+    assert graded["suite"]["test_file"] == "testGame.c" and graded["suite"]["validity_marks"] == 5
 
 
 def test_github_template_grades_a_2017_repository_when_the_course_sets_the_edition(tmp_path: Path) -> None:

@@ -368,7 +368,8 @@ def test_class_csv(tmp_path: Path) -> None:
     with path.open(newline="", encoding="utf-8") as f:
         header = next(csv.reader(f))
     assert header == ["submission", "source_hash", "status", "build", "play", "end", "queries", "hidden",
-                      "random_games", "memory", "total", "max", "seconds"]
+                      "random_games", "memory", "total", "max", "tests_valid", "tests_caught", "tests_mutants",
+                      "tests_marks", "tests_max", "seconds"]
     assert [r["submission"] for r in rows] == ["alice", "bob", "carol"]
     by = {r["submission"]: r for r in rows}
     assert (by["alice"]["total"], by["alice"]["max"]) == ("10", "22")
@@ -377,8 +378,9 @@ def test_class_csv(tmp_path: Path) -> None:
     assert by["alice"]["play"] == "2" and by["carol"]["queries"] == "3.33" and by["carol"]["play"] == ""
     assert [by[n]["status"] for n in ("alice", "bob", "carol")] == ["grader error", "build failed", "failed"]
     assert by["alice"]["source_hash"] == "a1b2c3" and by["alice"]["seconds"] == "12.3"
+    assert by["alice"]["tests_valid"] == by["alice"]["tests_marks"] == ""  # no test program graded
     # The same columns whatever order the submissions come in.
-    assert group_order([carol(), bob(), alice()]) == header[3:-3]
+    assert group_order([carol(), bob(), alice()]) == header[3:-8]
 
 
 def test_class_csv_defuses_formulas(tmp_path: Path) -> None:

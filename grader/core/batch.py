@@ -110,6 +110,8 @@ def _grade_one(name: str, folder: Path | None, problem: str, args: argparse.Name
         argv += ["--random-games", str(args.random_games)]
     if args.no_memory:
         argv.append("--no-memory")
+    if args.no_tests:
+        argv.append("--no-tests")
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=args.timeout, check=False,
                               stdin=subprocess.DEVNULL)
@@ -129,7 +131,7 @@ def _grade_one(name: str, folder: Path | None, problem: str, args: argparse.Name
 
 
 def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
-    from grader.core.report.csv_report import write_class_csv
+    from grader.core.report.csv_report import write_class_csv, write_kill_matrix_csv
     from grader.core.report.dashboard import write_dashboard
     from grader.core.report.junit import write_junit
 
@@ -158,6 +160,8 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
                       f"{result.status} ({tag})", file=sys.stderr, flush=True)
     ordered = [results[name] for name, _, _ in subs]
     write_class_csv(ordered, out / "class.csv")
+    if any(r.suite is not None for r in ordered):
+        write_kill_matrix_csv(ordered, out / "kill_matrix.csv")
     write_junit(ordered, out / "junit.xml", lambda r: f"reports/{r.submission}/report.html")
     dashboard = write_dashboard(ordered, out, get_game(args.game).title)
     elapsed = time.monotonic() - start

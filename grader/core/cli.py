@@ -44,6 +44,8 @@ def _single_parser() -> argparse.ArgumentParser:
     p.add_argument("--random-games", type=int, default=None, metavar="N",
                    help="random games to play (default: from the configuration; 0 to skip)")
     p.add_argument("--no-memory", action="store_true", help="skip the memory stage (sanitizers / valgrind)")
+    p.add_argument("--no-tests", action="store_true",
+                   help="do not grade the submission's own tests (testGame.c), even when it has them")
     p.add_argument("--quiet", action="store_true", help="print only the total")
     _game_option(p)
     return p
@@ -69,6 +71,7 @@ def _batch_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", type=Path, default=None, help="a marking configuration (TOML)")
     p.add_argument("--random-games", type=int, default=None, metavar="N")
     p.add_argument("--no-memory", action="store_true")
+    p.add_argument("--no-tests", action="store_true", help="do not grade the students' own tests (testGame.c)")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds one submission may take in all")
     _game_option(p)
     return p
@@ -111,6 +114,11 @@ def print_summary(result, out: Path | None, quiet: bool = False, title: str = "F
         print(f"  {g.group:<14} {g.passed:>3}/{g.total:<3} tests   {g.marks:>6.2f} / {g.max_marks:g}")
     print(f"  {'total':<14} {'':9}      {result.score:>6.2f} / {result.max_score:g}   ({result.status}, "
           f"{result.seconds:.1f} s)")
+    if result.suite is not None:
+        s = result.suite
+        what = (s.problem if not s.compiled else f"valid: {'yes' if s.valid else 'no'}, caught {s.caught} of "
+                f"{len(s.mutants)} buggy implementations")
+        print(f"  {'your tests':<14} {what}   {s.score:>6.2f} / {s.max_score:g}   (marked apart)")
     failure = result.first_failure()
     if failure is not None:
         print(f"\nFirst failure: {failure.id} [{failure.verdict.value}]")
@@ -148,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     from grader.core.grade import grade  # noqa: PLC0415
 
     start = time.monotonic()
-    result = grade(args.submission, config, game=game, random_games=args.random_games, memory=not args.no_memory)
+    result = grade(args.submission, config, game=game, random_games=args.random_games, memory=not args.no_memory,
+                   own_tests=not args.no_tests)
     result.seconds = time.monotonic() - start
     result = write_reports(result, args.out, game)
     print_summary(result, args.out, args.quiet, game.title)

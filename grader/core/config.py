@@ -18,6 +18,22 @@ if TYPE_CHECKING:
     from grader.core.gamespec import GameSpec
 
 
+@dataclass(frozen=True)
+class SuiteMarking:
+    """How a student's own test program is marked: the marking configuration's ``[testing]``."""
+
+    validity_marks: float  # all of them when every check holds on every correct implementation
+    thoroughness_marks: float  # in proportion to the mutants caught
+    gate: bool  # an invalid test program earns no thoroughness marks either
+    hang_is_caught: bool  # a run that times out on a mutant (and not on the model) catches it
+    run_seconds: float  # wall time of one run
+    hidden_mutants: frozenset[str]  # mutants students' reports do not name
+
+    @property
+    def max_marks(self) -> float:
+        return self.validity_marks + self.thoroughness_marks
+
+
 class ConfigError(ValueError):
     """A marking configuration that does not say something we can use."""
 
@@ -88,6 +104,17 @@ class MarkingConfig:
         lim = self.raw["limits"]
         return Limits(cpu=int(lim["cpu_seconds"]), wall=float(lim["wall_seconds"]), memory_mb=int(lim["memory_mb"]),
                       output_kb=int(lim["output_kb"]), nproc=int(lim["processes"]))
+
+    @property
+    def suite_marking(self) -> SuiteMarking | None:
+        """How students' test programs are marked; None when the configuration does not mark them."""
+        t = self.raw.get("testing")
+        if not t:
+            return None
+        return SuiteMarking(validity_marks=float(t["validity_marks"]),
+                            thoroughness_marks=float(t["thoroughness_marks"]), gate=bool(t["gate"]),
+                            hang_is_caught=bool(t["hang_is_caught"]), run_seconds=float(t["run_seconds"]),
+                            hidden_mutants=frozenset(t["hidden_mutants"]))
 
     @property
     def compile_seconds(self) -> float:

@@ -14,7 +14,9 @@ a ``GameSpec`` and imports no game: a game is a package under
   and on the submission, and the later stages (random games, memory);
 - its sandbox side: the module the worker imports to run a job in a child;
 - its C repro programs, written beside the reports;
-- its replay: the game as dealt and after each move (``grader.core.replay``), for the HTML report.
+- its replay: the game as dealt and after each move (``grader.core.replay``), for the HTML report;
+- what a student's own test program is run against: the model, the accepted readings, the mutants
+  (``grader.core.suite``).
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ class GameSpec:
     later_stages: Callable[..., list[TestResult]]  # random games, memory: (session, config, scenarios, ...) -> tests
     write_repros: Callable[..., dict[str, str]]  # (result, folder, sources) -> test id -> repro file name
     replay_frames: Callable[[str, str], Sequence[Any]]  # (deck, moves) as a test wrote them -> replay.Frame each step
+    # What a student's own test program is run against (grader.core.suite.targets.Targets, or None when the
+    # game has none to offer); None: the game does not grade students' tests
+    suite_targets: Callable[[], Any] | None = None
 
     def __str__(self) -> str:
         return self.name

@@ -25,15 +25,21 @@ Progress = Callable[[TestResult], None]
 
 
 def source_hash(folder: Path, game: GameSpec | None = None) -> str:
-    """A hash of what gets compiled: a re-run with the same sources is the same submission."""
+    """A hash of what gets compiled and graded: a re-run with the same sources is the same submission."""
     h = hashlib.sha256()
+    game = game or _default_game()
     try:
-        sources = find_sources(folder, game or _default_game())
+        sources = find_sources(folder, game)
     except OSError:
         return "unreadable"
     for p in sorted(sources.compiled, key=lambda p: p.name):
         h.update(p.name.encode())
         h.update(p.read_bytes())
+    targets = game.suite_targets() if game.suite_targets is not None else None
+    tests = folder / targets.test_file if targets is not None else None
+    if tests is not None and tests.is_file():  # graded too: a new test program is a new submission
+        h.update(tests.name.encode())
+        h.update(tests.read_bytes())
     for p in sorted(folder.glob("*.h")):
         h.update(p.name.encode())
         h.update(p.read_bytes())
@@ -67,8 +73,9 @@ def _build_tests(session: Any, game: GameSpec) -> list[TestResult]:
 
 def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec | None = None,
           scenarios: Sequence[Any] | None = None, random_games: int | None = None, memory: bool = True,
-          progress: Progress | None = None) -> SubmissionResult:
-    """Everything about one submission folder, for ``game`` (the default game if none)."""
+          own_tests: bool = True, progress: Progress | None = None) -> SubmissionResult:
+    """Everything about one submission folder, for ``game`` (the default game if none); with ``tests``, its
+    own test program too (``own_tests``: ``grader.core.suite``), marked apart."""
     game = game or _default_game()
     config = config or MarkingConfig.load(game=game)
     start = time.monotonic()
@@ -104,6 +111,10 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
             sandbox=f"{detect_mode().name}: {detect_mode().why}",
         )
     result.groups = mark(tests, config)
+    if own_tests:
+        from grader.core.suite.stage import grade_tests  # noqa: PLC0415 - only when asked
+
+        result.suite = grade_tests(folder, game, config)
     result.seconds = time.monotonic() - start
     return result
 

@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
+from grader.core.suite.judge import SuiteResult
+
 # The pipeline's fixed stages: the marks group of each kind of test that is not a scenario, and
 # where the group stands among the scenario groups (which all rank 1) in reports.
 STAGE_GROUPS = {"build": "build", "api": "build", "random": "random_games", "memory": "memory"}
@@ -137,6 +139,7 @@ class SubmissionResult:
     seconds: float = 0.0
     seed: int = 0
     repro_files: dict[str, str] = field(default_factory=dict)  # test id -> file name
+    suite: SuiteResult | None = None  # the student's own test program, marked apart (None: none graded)
 
     @property
     def score(self) -> float:
@@ -170,6 +173,7 @@ class SubmissionResult:
             "seconds": round(self.seconds, 3), "seed": self.seed,
             "groups": [g.__dict__ for g in self.groups], "tests": [t.to_json() for t in self.tests],
             "repro_files": self.repro_files, "build_sources": self.build_sources,
+            "suite": self.suite.to_json() if self.suite is not None else None,
         }
 
 
@@ -188,6 +192,7 @@ def result_from_json(data: dict[str, Any]) -> SubmissionResult:
         seconds=data["seconds"],
         seed=data.get("seed", 0), repro_files=data.get("repro_files", {}),
         build_sources=data.get("build_sources", []),
+        suite=SuiteResult.from_json(data["suite"]) if data.get("suite") else None,
     )
     result.groups = [GroupMarks(**g) for g in data["groups"]]
     return result

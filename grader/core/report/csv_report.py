@@ -1,7 +1,9 @@
 """The class CSV: one row per submission, marks per group, for staff and spreadsheets.
 
 Columns: submission, source_hash, status, one column per marks group, total,
-max, seconds.  The groups are the union over all results, in a stable order:
+max, the student's own tests (valid, mutants caught of how many, marks, max: blank
+when not graded), seconds.  ``write_kill_matrix_csv``: which mutants each
+student's tests caught.  The groups are the union over all results, in a stable order:
 build first, then the scenario groups in the order they were graded (merged
 across results), then random games and memory.  A group a submission has no
 marks entry for is left blank rather than shown as 0.  Text cells that a
@@ -47,13 +49,38 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA) else text
 
 
+TESTS_COLUMNS = ["tests_valid", "tests_caught", "tests_mutants", "tests_marks", "tests_max"]
+
+
+def _tests_cells(result: Any) -> list[str]:
+    """The own-tests columns: blank when the submission's tests were not graded."""
+    suite = getattr(result, "suite", None)
+    if suite is None:
+        return [""] * len(TESTS_COLUMNS)
+    return ["yes" if suite.valid else "no", str(suite.caught), str(len(suite.mutants)), num(suite.score),
+            num(suite.max_score)]
+
+
 def write_class_csv(results: list[Any], path: Path | str) -> None:
     groups = group_order(results)
     with Path(path).open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
-        out.writerow(["submission", "source_hash", "status", *groups, "total", "max", "seconds"])
+        out.writerow(["submission", "source_hash", "status", *groups, "total", "max", *TESTS_COLUMNS, "seconds"])
         for r in results:
             marks = {g.group: g.marks for g in r.groups}
             out.writerow([_cell(r.submission), _cell(r.source_hash), r.status,
                           *(num(marks[g]) if g in marks else "" for g in groups),
-                          num(r.score), num(r.max_score), f"{r.seconds:.1f}"])
+                          num(r.score), num(r.max_score), *_tests_cells(r), f"{r.seconds:.1f}"])
+
+
+def write_kill_matrix_csv(results: list[Any], path: Path | str) -> None:
+    """For staff: one row per submission and mutant its tests ran against (hidden ones named): whether its
+    tests caught it, and with what (the checks, testGame.c:42, or what the run did)."""
+    with Path(path).open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["submission", "mutant", "rules", "hidden", "caught", "caught_by", "test_functions"])
+        for r in results:
+            suite = getattr(r, "suite", None)
+            for m in suite.mutants if suite is not None else ():
+                out.writerow([_cell(r.submission), m.name, " ".join(m.rules), "yes" if m.hidden else "no",
+                              "yes" if m.caught else "no", _cell(" ".join(m.by)), _cell(" ".join(m.functions))])

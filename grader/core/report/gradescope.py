@@ -21,6 +21,7 @@ from typing import Any
 
 from ..replay import step_by_step
 from .escape import clean_text
+from .own_tests import own_test_cases
 
 PLACES = 4  # decimals of a per-test score
 
@@ -69,6 +70,13 @@ def _summary(result: Any) -> str:
     if errors:
         lines.append(f"The grader itself failed on {errors} test(s). That is not your fault; "
                      "staff have been told and will look at it.")
+    suite = getattr(result, "suite", None)
+    if suite is not None:
+        lines.append(f"Implementation {result.score:g} / {result.max_score:g}; your tests ({suite.test_file}) "
+                     f"{suite.score:g} / {suite.max_score:g}, marked apart: valid {'yes' if suite.valid else 'no'}, "
+                     f"{suite.caught} of {len(suite.mutants)} buggy implementations caught.")
+        if suite.rules_never_checked():
+            lines.append(f"No test of yours checks {', '.join(suite.rules_never_checked())}.")
     if result.game:
         lines.append(f"Graded as {clean_text(result.game, 256)}.")
     if result.profile:
@@ -95,9 +103,18 @@ def gradescope_json(result: Any) -> dict[str, Any]:
             "visibility": "after_published" if t.hidden else "visible",
             "tags": [clean_text(r, 256) for r in t.rules],
         })
+    suite = getattr(result, "suite", None)
+    for case, score, max_score in own_test_cases(suite) if suite is not None else ():
+        tests.append({
+            "name": clean_text(case.id, 1024), "score": score, "max_score": max_score,
+            "status": "passed" if case.passed else "failed",
+            "output": "hidden test" if case.hidden else case.message,
+            "output_format": "text", "visibility": "after_published" if case.hidden else "visible",
+            "tags": list(case.rules),
+        })
     return {
-        "score": result.score,
-        "max_score": result.max_score,
+        "score": round(result.score + (suite.score if suite is not None else 0), 2),
+        "max_score": round(result.max_score + (suite.max_score if suite is not None else 0), 2),
         "execution_time": int(round(result.seconds)),
         "output": _summary(result),
         "output_format": "text",

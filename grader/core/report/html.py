@@ -97,6 +97,48 @@ def _test_view(t: Any, replays: dict[str, Replay], budget: OutputBudget) -> Test
     )
 
 
+def hidden_label(index: int) -> str:
+    """What a student's report calls the ``index``-th hidden mutant (from 1)."""
+    return f"hidden mutant {index}"
+
+
+def suite_view(suite: Any) -> dict[str, Any] | None:
+    """The student's own tests, as their report shows them: hidden mutants counted, not named."""
+    if suite is None:
+        return None
+    functions = [clean_text(f, 256) for f in suite.functions()]
+    rows, hidden = [], 0
+    for m in suite.mutants:
+        if m.hidden:
+            hidden += 1
+        rows.append({
+            "name": hidden_label(hidden) if m.hidden else clean_text(m.name, 256),
+            "says": "" if m.hidden else clean_text(m.says, 1024), "rules": "" if m.hidden else " ".join(m.rules),
+            "caught": m.caught, "hidden": m.hidden,
+            "by": [clean_text(b, 256) for b in m.by] if not m.hidden else [],
+            "cells": [f in m.functions for f in suite.functions()] if not m.hidden else [None] * len(functions),
+            "other": ", ".join(clean_text(b, 256) for b in m.by if ":" not in b) if not m.hidden else "",
+        })
+    output, trimmed = trim_output(suite.compiler_output or "")
+    return {
+        "test_file": clean_text(suite.test_file, 256), "compiled": suite.compiled,
+        "problem": clean_text(suite.problem), "compiler_output": output, "compiler_trimmed": trimmed,
+        "valid": suite.valid, "score": num(suite.score), "max_score": num(suite.max_score),
+        "validity": num(suite.validity_marks), "validity_max": num(suite.validity_max),
+        "thoroughness": num(suite.thoroughness_marks), "thoroughness_max": num(suite.thoroughness_max),
+        "caught": suite.caught, "mutants": len(suite.mutants), "hidden": hidden,
+        "invalid": [{"key": clean_text(c.key, 256), "detail": clean_text(c.detail, 1024),
+                     "function": clean_text(c.function, 256),
+                     "failed_on": ", ".join(clean_text(n, 256) for n in c.failed_on),
+                     "why": clean_text(c.why, 2048)} for c in suite.invalid],
+        "problems": [clean_text(p, 2048) for p in suite.problems], "notes": [clean_text(n, 2048) for n in suite.notes],
+        "own": clean_text(suite.own, 2048), "functions": functions, "rows": rows,
+        "missed": [r for r in rows if not r["caught"] and not r["hidden"]],
+        "hidden_missed": sum(1 for r in rows if not r["caught"] and r["hidden"]),
+        "never_checked": suite.rules_never_checked(),
+    }
+
+
 def trim_output(text: str, lines: int = BUILD_LINES, cap: int = BUILD_CAP) -> tuple[str, bool]:
     """The first ``lines`` lines of (cleaned) ``text``, at most ``cap`` bytes; and whether anything was cut."""
     all_lines = clean_text(text).splitlines()  # (a megabyte of output is already cut to 64 KiB here)
@@ -129,6 +171,7 @@ def context(result: Any, replays: dict[str, Replay] | None = None) -> dict[str, 
         "not_passed": sum(1 for v in views if not v.passed),
         "passed": sum(1 for v in views if v.passed),
         "viewer": (TEMPLATES / "replay.js").read_text() if any(v.replay for v in views) else "",
+        "suite": suite_view(getattr(result, "suite", None)),
     }
 
 

@@ -32,6 +32,7 @@ from junit_xml import TestCase, TestSuite, to_xml_report_string
 
 from ..replay import step_by_step
 from .escape import clean_text, first_line
+from .own_tests import own_tests_result
 
 _PLACEHOLDER = "hidden test"  # only so junit-xml keeps the element; stripped afterwards
 _OUTCOME_TAGS = ("failure", "error", "skipped")
@@ -124,6 +125,7 @@ def _beside(result: Any) -> str:
 def junit_string(results: list[Any], report_of: Callable[[Any], str] = _beside) -> str:
     """The whole JUnit document for ``results``, as text; ``report_of(result)``: its HTML report, relative
     to the XML file (beside it, for one submission)."""
+    results = [x for r in results for x in (r, own_tests_result(r)) if x is not None]  # own tests: a suite of their own
     raw = to_xml_report_string([suite(r, report_of(r)) for r in results], prettyprint=False)
     root = ET.fromstring(raw)
     _repair(root, results)

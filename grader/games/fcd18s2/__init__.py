@@ -57,6 +57,12 @@ def _replay_frames(deck: str, moves: str) -> Any:
     return frames(ENGINE.parse_deck(deck), ENGINE.parse_moves(moves))
 
 
+def _suite_targets() -> Any:
+    from grader.games.fcd18s2.suite import SUBMISSIONS, suite_targets  # noqa: PLC0415
+
+    return suite_targets() if (SUBMISSIONS / "mutants.py").is_file() else None  # (a checkout has them)
+
+
 GAME = GameSpec(
     name="fcd18s2",
     title="Final Card-Down (2018)",
@@ -77,4 +83,5 @@ GAME = GameSpec(
     later_stages=_later_stages,
     write_repros=_write_repros,
     replay_frames=_replay_frames,
+    suite_targets=_suite_targets,
 )

@@ -1,0 +1,54 @@
+"""The student's own tests (``SuiteResult``) as report test cases, for JUnit and Gradescope: one case for
+validity and one per mutant, each worth its share of the testing marks; a hidden mutant is a hidden
+case named by its number only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..results import TestResult, Verdict
+from .escape import clean_text
+
+GROUP = "own_tests"
+
+
+def _validity_message(suite: Any) -> str:
+    if not suite.compiled:
+        return f"{suite.problem}\n{suite.compiler_output}".strip()
+    lines = [f"{c.key} ({c.function}): {c.detail}\n  fails on {', '.join(c.failed_on)}: {c.why}" for c in suite.invalid]
+    lines += [f"On a correct implementation: {p}" for p in suite.problems]
+    return "\n".join(lines)
+
+
+def own_test_cases(suite: Any) -> list[tuple[TestResult, float, float]]:
+    """(test case, score, max score) for each part of the student's tests."""
+    cases = [(TestResult(f"{GROUP}/valid", GROUP, (), 1.0, Verdict.PASSED if suite.valid else Verdict.WRONG,
+                         message="" if suite.valid else clean_text(_validity_message(suite)), kind="own_tests"),
+              suite.validity_marks, suite.validity_max)]
+    share = suite.thoroughness_max / len(suite.mutants) if suite.mutants else 0.0
+    hidden = 0
+    for m in suite.mutants:
+        hidden += m.hidden
+        name = f"hidden_mutant_{hidden}" if m.hidden else m.name
+        message = "" if m.caught else f"No test of yours notices this bug ({', '.join(m.rules)}): {m.says}."
+        case = TestResult(f"{GROUP}/catches_{name}", GROUP, () if m.hidden else tuple(m.rules), 1.0,
+                          Verdict.PASSED if m.caught else Verdict.WRONG, message=clean_text(message),
+                          hidden=m.hidden, kind="own_tests")
+        got = share if m.caught and suite.thoroughness_marks > 0 else 0.0  # (none when the validity gate shut)
+        cases.append((case, round(got, 4), round(share, 4)))
+    return cases
+
+
+def own_tests_result(result: Any) -> Any:
+    """A submission's own tests as a result of their own (one JUnit suite), or None when none were graded."""
+    from ..results import GroupMarks, SubmissionResult  # noqa: PLC0415
+
+    suite = result.suite
+    if suite is None:
+        return None
+    cases = own_test_cases(suite)
+    tests = [t for t, _, _ in cases]
+    own = SubmissionResult(f"{result.submission}: {suite.test_file}", result.source_hash, suite.compiled,
+                           suite.compiler_output, [], [], tests, seconds=suite.seconds)
+    own.groups = [GroupMarks(GROUP, sum(t.passed for t in tests), len(tests), suite.score, suite.max_score)]
+    return own

@@ -1,0 +1,38 @@
+"""The testing stage: a submission's test program graded against every target (``grade_tests``)."""
+
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from grader.core.config import MarkingConfig
+
+from .judge import SuiteResult, judge, not_compiled
+from .run import SuiteBuild
+from .targets import OWN, Target
+
+
+def grade_tests(folder: Path, game: Any, config: MarkingConfig, jobs: int = 2) -> SuiteResult | None:
+    """The marks of ``folder``'s test program; None when the game or the configuration does not grade one, or
+    the submission has none."""
+    marking = config.suite_marking
+    targets = game.suite_targets() if game.suite_targets is not None and marking is not None else None
+    if targets is None:
+        return None
+    targets = targets.hiding(marking.hidden_mutants)
+    if not (Path(folder) / targets.test_file).is_file():
+        return None
+    start = time.monotonic()
+    with SuiteBuild(folder, game, targets, run_seconds=marking.run_seconds,
+                   memory_mb=config.limits.memory_mb) as build:
+        if not build.program.ok:
+            result = not_compiled(targets.test_file, marking, build.program.problem, build.program.output)
+        else:
+            runs = build.run_all(list(targets.all()), jobs)
+            again = build.run(targets.model)
+            own = build.run(Target("own", OWN, Path(folder).resolve())) if (Path(folder) / "Game.c").is_file() else None
+            result = judge(targets, runs, marking, game.rulings, model_again=again, own=own)
+    result.seconds = time.monotonic() - start
+    return result
