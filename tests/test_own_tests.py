@@ -274,6 +274,8 @@ def test_the_reports_show_the_kill_matrix_and_hide_the_hidden_mutants(tmp_path: 
         ("counts_over_hands", "testGame.c:46", "main")]
     (line,) = csv.DictReader((out / "class.csv").read_text().splitlines())
     assert (line["tests_valid"], line["tests_caught"], line["tests_mutants"]) == ("yes", "1", "42")
+    dashboard = (out / "dashboard.html").read_text()  # valid (5) and 1 of 42 caught (15 / 42)
+    assert '<th class="sortable num">own tests</th>' in dashboard and 'data-sort="5.36">5.36 / 20</td>' in dashboard
 
 
 def test_no_tests_skips_them(tmp_path: Path) -> None:

@@ -225,7 +225,7 @@ class Completed:
 
 def run_limited(argv: list[str], work_dir: Path, timeout: float, *, output_cap: int = 1 << 20,
                 memory_mb: int | None = 2048, file_mb: int = 256, env: dict[str, str] | None = None,
-                keep: int = KEEP_BYTES) -> Completed:
+                keep: int = KEEP_BYTES, cpu_seconds: int | None = None) -> Completed:
     """Run ``argv`` in ``work_dir`` (mounted at /work, writable), sandboxed when possible.
 
     Output is read as it comes, only the first ``keep`` bytes of each stream are
@@ -245,6 +245,8 @@ def run_limited(argv: list[str], work_dir: Path, timeout: float, *, output_cap: 
         if memory_mb:
             resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb << 20, file_mb << 20))
+        if cpu_seconds:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     start = time.monotonic()

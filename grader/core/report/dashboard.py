@@ -62,6 +62,8 @@ class Student:
     first_failure_href: str
     problems: str  # "crashed 2, timed out 1"
     seconds: float
+    tests: float | None = None  # the marks of their own tests (None: none graded)
+    tests_text: str = ""
 
 
 @dataclass
@@ -105,6 +107,7 @@ class Dashboard:
     total_seconds: str
     median_seconds: str
     compiled: int
+    any_tests: bool  # did any student's own tests get graded (then the table shows their marks)
     sortable: str = field(repr=False, default="")
 
 
@@ -192,7 +195,9 @@ def _student(result: Any, out: Path) -> Student:
         name=clean_text(result.submission, 256), href=href, score=result.score, score_text=num(result.score),
         status=result.status, passed=sum(1 for t in result.tests if t.passed), total=len(result.tests),
         first_failure=clean_text(first.id, 256) if first is not None else "",
-        first_failure_href=first_href, problems=_problem_words(result), seconds=round(result.seconds, 1))
+        first_failure_href=first_href, problems=_problem_words(result), seconds=round(result.seconds, 1),
+        tests=result.suite.score if result.suite is not None else None,
+        tests_text=f"{num(result.suite.score)} / {num(result.suite.max_score)}" if result.suite is not None else "")
 
 
 def _rates(results: list[Any], per_group: bool) -> list[TestRate]:
@@ -245,7 +250,8 @@ def dashboard(results: list[Any], out: Path, title: str = "Final Card-Down") -> 
         groups_plot=group_rates(groups),
         groups=groups, tests=tests, first_failures=first_failures, problems=problems, clear=clear,
         total_seconds=f"{sum(seconds):.0f}", median_seconds=f"{statistics.median(seconds):.1f}" if seconds else "-",
-        compiled=len(compiled), sortable=(TEMPLATES / "sortable.js").read_text())
+        compiled=len(compiled), any_tests=any(st.tests is not None for st in students),
+        sortable=(TEMPLATES / "sortable.js").read_text())
 
 
 def render_dashboard(results: list[Any], out: Path, title: str = "Final Card-Down") -> str:

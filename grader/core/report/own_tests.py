@@ -30,7 +30,8 @@ def own_test_cases(suite: Any) -> list[tuple[TestResult, float, float]]:
     for m in suite.mutants:
         hidden += m.hidden
         name = f"hidden_mutant_{hidden}" if m.hidden else m.name
-        message = "" if m.caught else f"No test of yours notices this bug ({', '.join(m.rules)}): {m.says}."
+        message = (f"Caught by {', '.join(m.by)}" + (f" ({', '.join(m.functions)})" if m.functions else "") + "."
+                   if m.caught else f"No test of yours notices this bug ({', '.join(m.rules)}): {m.says}.")
         case = TestResult(f"{GROUP}/catches_{name}", GROUP, () if m.hidden else tuple(m.rules), 1.0,
                           Verdict.PASSED if m.caught else Verdict.WRONG, message=clean_text(message),
                           hidden=m.hidden, kind="own_tests")

@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import re
 import shutil
+import signal
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -81,6 +82,8 @@ class Run:
             return "timed out"
         if self.output_capped:
             return "printed too much"
+        if self.signal == signal.SIGXCPU:  # the CPU limit
+            return "timed out"
         if self.signal is not None and not any(c.kind == "abort" for c in self.checks):
             return f"crashed (signal {self.signal})"
         if self.checks:
@@ -129,9 +132,9 @@ class SuiteBuild:
     """One submission's test program and the runs of it, in a scratch folder removed by ``close()``."""
 
     def __init__(self, folder: Path, game: Any, targets: Targets, *, run_seconds: float = 5.0,
-                 memory_mb: int = 512) -> None:
+                 memory_mb: int = 512, cpu_seconds: int = 5) -> None:
         self.folder, self.game, self.targets = Path(folder).resolve(), game, targets
-        self.run_seconds, self.memory_mb = run_seconds, memory_mb
+        self.run_seconds, self.memory_mb, self.cpu_seconds = run_seconds, memory_mb, cpu_seconds
         self.work = Path(tempfile.mkdtemp(prefix="fcd-suite-"))
         self.work.chmod(0o755)
         self.stage = self.work / "test"
@@ -250,7 +253,7 @@ class SuiteBuild:
         prepare_dir(where)
         env = {"PATH": "/usr/bin:/bin", "LANG": "C", "FCD_RECORDS": RECORDS, "GLIBC_TUNABLES": DETERMINISTIC_MALLOC}
         done = run_limited(["./prog"], where, self.run_seconds, output_cap=OUTPUT_CAP, memory_mb=self.memory_mb,
-                           env=env, keep=OUTPUT_KEEP)
+                           env=env, keep=OUTPUT_KEEP, cpu_seconds=self.cpu_seconds)
         run.exit_code, run.signal = done.returncode, done.signal
         if run.signal is None and run.exit_code is not None and 128 < run.exit_code < 128 + 32:
             run.exit_code, run.signal = None, run.exit_code - 128  # bwrap reports its child's death so

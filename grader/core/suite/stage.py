@@ -25,8 +25,8 @@ def grade_tests(folder: Path, game: Any, config: MarkingConfig, jobs: int = 2) -
     if not (Path(folder) / targets.test_file).is_file():
         return None
     start = time.monotonic()
-    with SuiteBuild(folder, game, targets, run_seconds=marking.run_seconds,
-                   memory_mb=config.limits.memory_mb) as build:
+    with SuiteBuild(folder, game, targets, run_seconds=marking.run_seconds, memory_mb=config.limits.memory_mb,
+                    cpu_seconds=config.limits.cpu) as build:
         if not build.program.ok:
             result = not_compiled(targets.test_file, marking, build.program.problem, build.program.output)
         else:
