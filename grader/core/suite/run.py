@@ -194,7 +194,8 @@ class SuiteBuild:
         """The target's object files, copied into ``dest`` (compiled once per content and kept in the cache,
         except the student's own); their names, and a problem ('' when they compiled)."""
         sources = self._sources(target)
-        key = _digest(sorted(sources), " ".join(CFLAGS), *(self.game.course_headers))
+        headers = [self.game.include_dir / h for h in self.game.course_headers]
+        key = _digest([*sorted(sources), *headers], CC, " ".join(CFLAGS))
         cache = cache_dir()
         kept = cache / "suite-objects" / key if cache is not None and target.kind != OWN else None
         names = [p.stem + ".o" for p in sources]
@@ -211,9 +212,9 @@ class SuiteBuild:
         done = _gcc([*CFLAGS, "-w", "-I", ".", "-c", *(p.name for p in sources)], build)
         if done.returncode != 0 or not all((build / n).is_file() for n in names):
             return [], f"{target.name}'s Game.c did not compile: {trim(done.stdout + done.stderr, 2000)}"
-        if kept is not None:
-            tmp = Path(tempfile.mkdtemp(dir=kept.parent.parent if kept.parent.exists() else None))
+        if kept is not None:  # kept whole or not at all: written beside, then renamed into place
             kept.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(dir=kept.parent))
             for n in names:
                 shutil.copyfile(build / n, tmp / n)
             try:
