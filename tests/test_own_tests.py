@@ -61,6 +61,9 @@ int main(void) {
 '''
 
 
+LIMITS = {"run_seconds": MARKING.run_seconds, "memory_mb": CONFIG.limits.memory_mb, "cpu_seconds": CONFIG.limits.cpu}
+
+
 def _one_target() -> Targets:
     return Targets("testGame.c", Target("model", MODEL, MODEL_DIR), (), ())
 
@@ -69,7 +72,7 @@ def test_a_failed_assert_is_recorded_and_the_program_carries_on(tmp_path: Path) 
     """Two failed asserts, each with its line, function and expression; time() answers the fixed instant; the
     program goes on to its own check macro, whose exit(3) is recorded with the line it was called from."""
     (tmp_path / "testGame.c").write_text(RECORDER_TEST.replace("numCards(NULL) == -12345 || 1", "1"))
-    with SuiteBuild(tmp_path, GAME, _one_target()) as build:
+    with SuiteBuild(tmp_path, GAME, _one_target(), **LIMITS) as build:
         assert build.program.ok, build.program.output
         run = build.run(build.targets.model)
     assert [(c.kind, c.key, c.function, c.detail) for c in run.checks] == [
@@ -85,13 +88,13 @@ def test_abort_is_recorded_where_it_was_called_and_a_crash_is_a_crash(tmp_path: 
     (tmp_path / "testGame.c").write_text(
         '#include <stdlib.h>\n#include "Game.h"\nstatic void giveUp(void) {\n    abort();\n}\n'
         'int main(void) {\n    giveUp();\n    return 0;\n}\n')
-    with SuiteBuild(tmp_path, GAME, _one_target()) as build:
+    with SuiteBuild(tmp_path, GAME, _one_target(), **LIMITS) as build:
         run = build.run(build.targets.model)
     assert [(c.kind, c.key, c.function) for c in run.checks] == [("abort", "testGame.c:4", "giveUp")]
     assert run.outcome == "failed checks"  # an abort() of the test's own is a failed check, not a crash
     (tmp_path / "testGame.c").write_text(
         '#include <stddef.h>\n#include "Game.h"\nint main(void) {\n    return numCards(NULL);\n}\n')
-    with SuiteBuild(tmp_path, GAME, _one_target()) as build:
+    with SuiteBuild(tmp_path, GAME, _one_target(), **LIMITS) as build:
         run = build.run(build.targets.model)
     assert run.checks == [] and run.outcome == "crashed (signal 11)"
 

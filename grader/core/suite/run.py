@@ -131,10 +131,12 @@ def _digest(paths: list[Path], *extra: str) -> str:
 class SuiteBuild:
     """One submission's test program and the runs of it, in a scratch folder removed by ``close()``."""
 
-    def __init__(self, folder: Path, game: Any, targets: Targets, *, run_seconds: float = 5.0,
-                 memory_mb: int = 512, cpu_seconds: int = 5) -> None:
+    def __init__(self, folder: Path, game: Any, targets: Targets, *, run_seconds: float, memory_mb: int,
+                 cpu_seconds: int) -> None:
+        """The limits of one run: ``run_seconds`` of wall time, ``cpu_seconds`` of CPU, ``memory_mb`` of address
+        space (the marking configuration's)."""
         self.folder, self.game, self.targets = Path(folder).resolve(), game, targets
-        self.run_seconds, self.memory_mb, self.cpu_seconds = run_seconds, memory_mb, cpu_seconds
+        self.wall_limit, self.memory_limit, self.cpu_limit = run_seconds, memory_mb, cpu_seconds
         self.work = Path(tempfile.mkdtemp(prefix="fcd-suite-"))
         self.work.chmod(0o755)
         self.stage = self.work / "test"
@@ -253,8 +255,8 @@ class SuiteBuild:
         run.built = True
         prepare_dir(where)
         env = {"PATH": "/usr/bin:/bin", "LANG": "C", "FCD_RECORDS": RECORDS, "GLIBC_TUNABLES": DETERMINISTIC_MALLOC}
-        done = run_limited(["./prog"], where, self.run_seconds, output_cap=OUTPUT_CAP, memory_mb=self.memory_mb,
-                           env=env, keep=OUTPUT_KEEP, cpu_seconds=self.cpu_seconds)
+        done = run_limited(["./prog"], where, self.wall_limit, output_cap=OUTPUT_CAP, memory_mb=self.memory_limit,
+                           env=env, keep=OUTPUT_KEEP, cpu_seconds=self.cpu_limit)
         run.exit_code, run.signal = done.returncode, done.signal
         if run.signal is None and run.exit_code is not None and 128 < run.exit_code < 128 + 32:
             run.exit_code, run.signal = None, run.exit_code - 128  # bwrap reports its child's death so
