@@ -16,7 +16,7 @@ import pytest
 
 from grader.core.report import dashboard
 
-TEMPLATE = Path(__file__).resolve().parent.parent / "grader" / "core" / "templates" / "report.html"
+TEMPLATE = Path(__file__).resolve().parent.parent / "grader" / "core" / "templates" / "replay.css"
 MIN_DELTA_E = 15.0
 SIMULATIONS = {
     "typical": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),

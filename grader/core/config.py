@@ -117,5 +117,17 @@ class MarkingConfig:
                             hidden_mutants=frozenset(t["hidden_mutants"]))
 
     @property
+    def player_limits(self) -> Limits:
+        """The limits of one call of a student's decideMove (the game runner's)."""
+        p, lim = self.raw["players"], self.raw["limits"]
+        return Limits(cpu=int(p["call_cpu_seconds"]), wall=float(p["call_wall_seconds"]),
+                      memory_mb=int(lim["memory_mb"]), output_kb=int(p["call_output_kb"]), nproc=int(lim["processes"]))
+
+    @property
+    def players(self) -> dict[str, Any]:
+        """The game runner's other settings: max_moves, rounds, other_hands, marks."""
+        return dict(self.raw["players"])
+
+    @property
     def compile_seconds(self) -> float:
         return float(self.raw["limits"]["compile_seconds"])

@@ -16,7 +16,8 @@ a ``GameSpec`` and imports no game: a game is a package under
 - its C repro programs, written beside the reports;
 - its replay: the game as dealt and after each move (``grader.core.replay``), for the HTML report;
 - what a student's own test program is run against: the model, the accepted readings, the mutants
-  (``grader.core.suite``).
+  (``grader.core.suite``);
+- the game at the table, with its baseline players (``grader.core.arena``).
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ class GameSpec:
     # What a student's own test program is run against (grader.core.suite.targets.Targets, or None when the
     # game has none to offer); None: the game does not grade students' tests
     suite_targets: Callable[[], Any] | None = None
+    # The game at the table, for the runner and tournaments (grader.core.arena.game.ArenaGame); None: no arena
+    arena: Callable[[], Any] | None = None
 
     def __str__(self) -> str:
         return self.name

@@ -63,6 +63,12 @@ def _suite_targets() -> Any:
     return suite_targets() if (SUBMISSIONS / "mutants.py").is_file() else None  # (a checkout has them)
 
 
+def _arena() -> Any:
+    from grader.games.fcd18s2.arena import ARENA  # noqa: PLC0415
+
+    return ARENA
+
+
 GAME = GameSpec(
     name="fcd18s2",
     title="Final Card-Down (2018)",
@@ -84,4 +90,5 @@ GAME = GameSpec(
     write_repros=_write_repros,
     replay_frames=_replay_frames,
     suite_targets=_suite_targets,
+    arena=_arena,
 )

@@ -1,0 +1,187 @@
+"""Final Card-Down (2018) at the table: the arena's view of the reference rules (``FcdArena``), its
+baselines (``bots``), and a student's ``player.c`` as a player (``StudentPlayer``).
+
+A student's player is compiled with the course's model ``Game.c`` (never the student's own: a player
+is judged on its decisions, not on its Game ADT) and the guard, and runs in its own sandboxed worker;
+every decision is one fresh child that replays the game so far and calls ``decideMove`` once
+(``decide``), under a per-call CPU and wall limit.  A player therefore keeps nothing from one call to
+the next: it may only look at the game, as player.h says.  Reading the other hands through
+``getHandCard`` is counted: allowed by default (the API is public), a forfeit where the marking
+configuration says ``other_hands = "forbidden"``; either way the notes say so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+from grader.core.arena.players import Decision, Table
+from grader.core.build import CC, CFLAGS, trim
+from grader.core.classify import classify
+from grader.core.limits import Limits
+from grader.core.results import Verdict
+from grader.core.sandbox import prepare_dir, run_limited
+from grader.core.worker_client import WorkerClient, WorkerLost
+from grader.games.fcd18s2.bots import BOTS
+from grader.games.fcd18s2.engine import ENGINE
+from grader.games.fcd18s2.loader import INCLUDE_DIR
+from reference import Deck, Game, MoveSpec
+
+MODEL = Path(__file__).resolve().parents[3] / "fixtures" / "submissions" / "model"
+GUARD = Path(__file__).resolve().parent / "arena_c" / "fcd_guard.c"
+RENAMED = ("newGame", "destroyGame", "playMove", "getHandCard")  # the model's, behind the guard
+REFUSED = {1: "playMove", 2: "newGame", 4: "destroyGame"}
+
+
+class FcdArena:
+    title = "Final Card-Down (2018)"
+    seats = 4
+
+    def __init__(self) -> None:
+        self.bots = {name: _bot(policy) for name, policy in BOTS.items()}
+        self.student_player = StudentPlayer
+
+    def random_deck(self, rng: random.Random) -> Deck:
+        return ENGINE.random_deck(rng)
+
+    def format_deck(self, deck: Deck) -> str:
+        return str(deck)
+
+    def new_state(self, deck: Deck) -> Game:
+        return Game(deck)
+
+    def to_move(self, state: Game) -> int:
+        return state.current_player()
+
+    def legal(self, state: Game) -> list[str]:
+        return [str(m) for m in state.legal_moves()]
+
+    def apply(self, state: Game, move: str) -> None:
+        state.play_move(state.resolve(MoveSpec.parse(move)))
+
+    def finished(self, state: Game) -> bool:
+        return state.outcome() is not None
+
+    def winner(self, state: Game) -> int | None:
+        outcome = state.outcome()
+        return outcome.winner if outcome is not None else None
+
+    def scores(self, state: Game) -> list[int]:
+        return [state.player_points(p) for p in range(self.seats)]
+
+    def stand_in(self, state: Game, legal: Sequence[str]) -> str:
+        return next((m for m in ("draw", "end") if m in legal), legal[0])
+
+
+def _bot(policy: Any) -> Any:
+    def decide(state: Game, legal: Sequence[str], rng: random.Random) -> str:
+        return str(policy(state, state.legal_moves(), rng))
+    return decide
+
+
+class StudentPlayer:
+    """A student's ``player.c``, built with the model and the guard, asked for moves in the sandbox."""
+
+    kind = "student"
+
+    def __init__(self, folder: str | Path, name: str, limits: Limits, other_hands: str = "allowed") -> None:
+        """``limits``: of one call of decideMove; ``other_hands``: "allowed" or "forbidden" (reading other
+        players' hands with getHandCard; the marking configuration says which)."""
+        self.folder = Path(folder)
+        self.name = name or self.folder.name
+        self.limits, self.other_hands = limits, other_hands
+        self.work = Path(tempfile.mkdtemp(prefix="fcd-player-"))
+        self.work.chmod(0o755)
+        self.problem = ""  # why it could not be built ('' when it was)
+        self.build_output = ""
+        self.client: WorkerClient | None = None
+        library = self._build()
+        if library is not None:
+            self.client = WorkerClient(library, "grader.games.fcd18s2.decide", ("reference",))
+
+    def _build(self) -> Path | None:
+        source = self.folder / "player.c"
+        if not source.is_file():
+            self.problem = "no player.c"
+            return None
+        stage = self.work / "src"
+        stage.mkdir()
+        for p in self.folder.iterdir():
+            if p.is_file() and p.suffix == ".h":
+                shutil.copyfile(p, stage / p.name)
+        for header in ("Card.h", "Game.h", "player.h"):
+            shutil.copyfile(INCLUDE_DIR / header, stage / header)
+        shutil.copyfile(source, stage / "player.c")
+        shutil.copyfile(MODEL / "Game.c", stage / "model_Game.c")
+        shutil.copyfile(MODEL / "Card.c", stage / "model_Card.c")
+        shutil.copyfile(GUARD, stage / "fcd_guard.c")
+        digest = hashlib.sha256(b"".join((stage / n).read_bytes() for n in sorted(p.name for p in stage.iterdir())))
+        name = f"libplayer-{digest.hexdigest()[:16]}.so"
+        prepare_dir(stage)
+        renames = [f"-D{f}=fcdModel_{f}" for f in RENAMED]
+        steps = ([CC, *CFLAGS, "-w", "-fPIC", "-I.", *renames, "-c", "model_Game.c", "-o", "model_Game.o"],
+                 [CC, *CFLAGS, "-w", "-fPIC", "-shared", "-I.", "-o", name, "player.c", "fcd_guard.c",
+                  "model_Game.o", "model_Card.c", "-lm"])
+        for argv in steps:
+            done = run_limited(argv, stage, 60.0, output_cap=1 << 20)
+            if done.returncode != 0:
+                self.build_output = trim(done.stdout + done.stderr)
+                self.problem = "player.c does not compile with the course's Game.c"
+                return None
+        lib_dir = prepare_dir(self.work / "lib")
+        shutil.copyfile(stage / name, lib_dir / name)
+        return lib_dir / name
+
+    def decide(self, state: Any, legal: Sequence[str], table: Table) -> Decision:
+        if self.client is None:
+            return Decision(None, f"could not play: {self.problem}")
+        deck = [list(k) for k in Deck.parse(table.deck).keys]
+        try:
+            report = self.client.run({"deck": deck, "moves": list(table.moves)}, self.limits, 4)
+        except WorkerLost as lost:
+            return Decision(None, f"its decideMove broke the sandbox's worker ({lost})")
+        decided = [f for f in report.frames if f.get("t") == "decided"]
+        judged = classify(report, over=bool(decided))
+        notes = (f"printed {len(report.stdout)} bytes in decideMove",) if report.stdout else ()
+        if judged is not None and judged[0] is Verdict.OUTPUT:
+            return Decision(None, f"printed more than {self.limits.output_kb} KiB in one decideMove", notes)
+        if judged is not None and judged[0] is not Verdict.PASSED:
+            return Decision(None, f"{judged[0].value}: {judged[1]}", notes)
+        if not decided:
+            return Decision(None, "decideMove gave no answer", notes)
+        answer = decided[0]
+        refused = int(answer.get("refused_what", 0))
+        if refused:
+            calls = ", ".join(name for bit, name in REFUSED.items() if refused & bit)
+            return Decision(None, f"called {calls} inside decideMove (refused: a player may only look at the game)",
+                            notes)
+        if answer.get("changed"):
+            return Decision(None, "changed the game inside decideMove (what the API shows was not the same after)",
+                            notes)
+        looked = int(answer.get("other_hands", 0))
+        if looked and self.other_hands == "forbidden":
+            return Decision(None, f"looked at other players' hands ({looked} getHandCard calls), which this course "
+                            "forbids", notes)
+        if looked:
+            notes += (f"looked at other players' hands ({looked} getHandCard calls): allowed, the API is public",)
+        if answer.get("action") == 1 and not answer.get("in_hand"):
+            return Decision(None, f"played a card that is not in its hand ({str(answer.get('move'))[:40]})", notes)
+        return Decision(str(answer.get("move", ""))[:40], "", notes)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001, S110 - at interpreter exit, nothing more to do
+            pass
+
+
+ARENA = FcdArena()

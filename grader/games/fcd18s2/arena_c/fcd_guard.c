@@ -1,0 +1,67 @@
+/* Linked into a student's player with the course's model Game.c, whose playMove, newGame, destroyGame
+ * and getHandCard are compiled under other names (fcdModel_...).  These stand in for them: outside
+ * decideMove they are the model's; inside it (fcd_deciding(1) .. fcd_deciding(0)) the first three do
+ * nothing and are counted, so a player can only look at the game, as player.h says, and a look at
+ * another player's hand is counted (a course may forbid it). */
+#include <stddef.h>
+#include "Game.h"
+
+Game fcdModel_newGame(int deckSize, value values[], color colors[], suit suits[]);
+void fcdModel_destroyGame(Game game);
+void fcdModel_playMove(Game game, playerMove move);
+Card fcdModel_getHandCard(Game game, int player, int card);
+
+static int deciding;
+static int refusals;
+static int refusedWhat;  /* 1 playMove, 2 newGame, 4 destroyGame: which were called */
+static int otherHands;   /* getHandCard calls for a hand not the current player's */
+
+void fcd_deciding(int on) {
+    deciding = on;
+}
+
+int fcd_refusals(void) {
+    return refusals;
+}
+
+int fcd_refused_what(void) {
+    return refusedWhat;
+}
+
+int fcd_other_hands(void) {
+    return otherHands;
+}
+
+Card getHandCard(Game game, int player, int card) {
+    if (deciding && player != currentPlayer(game)) {
+        otherHands++;
+    }
+    return fcdModel_getHandCard(game, player, card);
+}
+
+Game newGame(int deckSize, value values[], color colors[], suit suits[]) {
+    if (deciding) {
+        refusals++;
+        refusedWhat |= 2;
+        return NULL;
+    }
+    return fcdModel_newGame(deckSize, values, colors, suits);
+}
+
+void destroyGame(Game game) {
+    if (deciding) {
+        refusals++;
+        refusedWhat |= 4;
+        return;
+    }
+    fcdModel_destroyGame(game);
+}
+
+void playMove(Game game, playerMove move) {
+    if (deciding) {
+        refusals++;
+        refusedWhat |= 1;
+        return;
+    }
+    fcdModel_playMove(game, move);
+}
