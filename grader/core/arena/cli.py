@@ -101,11 +101,36 @@ def qualify_marks(t: Tournament, student: str, marks: dict[str, float]) -> list[
     return out
 
 
+def _serve(game: Any, arena: Any, entrants: Sequence[Entrant], config: MarkingConfig, port: int) -> int:
+    from grader.core.arena.players import BotPlayer  # noqa: PLC0415
+
+    from .web import serve  # noqa: PLC0415
+
+    if len(entrants) != arena.seats - 1:
+        print(f"fcd-play --web: name {arena.seats - 1} opponents (or none, for the baselines)", file=sys.stderr)
+        return 2
+    opponents = [BotPlayer(e.name, arena.bots[e.source], i) if e.kind == "bot" else
+                 arena.student_player(e.source, e.name, config.player_limits, str(config.players["other_hands"]))
+                 for i, e in enumerate(entrants)]
+    server = serve(game, opponents, port)
+    print(f"Play at http://127.0.0.1:{server.server_address[1]}/  (Ctrl-C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="fcd-play", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("players", nargs="*", help="baseline names (random, greedy, cautious) or folders with player.c")
     p.add_argument("--qualify", metavar="FOLDER", help="a student's player against the three baselines, for marks")
+    p.add_argument("--web", action="store_true",
+                   help="play seat 0 yourself in the browser, against the PLAYERS named (default: the baselines)")
+    p.add_argument("--port", type=int, default=8765, help="the --web server's port on 127.0.0.1")
     p.add_argument("--rounds", type=int, default=None, help="rounds at most (default: from the configuration)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=2)
@@ -125,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, ValueError) as err:
         print(f"fcd-play: {err}", file=sys.stderr)
         return 2
+    if args.web:
+        return _serve(game, arena, entrants or entrants_of(list(arena.bots), list(arena.bots)), config, args.port)
     if not 1 < len(entrants):
         print("fcd-play: name at least two players (or --qualify FOLDER)", file=sys.stderr)
         return 2
