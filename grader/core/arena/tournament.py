@@ -10,9 +10,11 @@ sequential test has decided, for every watched pair, whether the first places ab
 
 from __future__ import annotations
 
+import json
 import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.util import Finalize
 from typing import Any, Sequence
 
 from .match import MatchRecord, play_match
@@ -60,7 +62,13 @@ class Settings:
     other_hands: str  # "allowed" or "forbidden"
 
 
-_PLAYERS: dict[tuple[str, Entrant], Any] = {}  # each process's players, made once
+_PLAYERS: dict[tuple[str, Entrant, str, str], Any] = {}  # each process's players, made once, closed when it ends
+
+
+def close_players() -> None:
+    """Close every player this process made (their sandboxed workers and scratch folders)."""
+    while _PLAYERS:
+        _PLAYERS.popitem()[1].close()
 
 
 def _player(game_name: str, entrant: Entrant, seed: int, settings: Settings) -> Any:
@@ -70,8 +78,10 @@ def _player(game_name: str, entrant: Entrant, seed: int, settings: Settings) -> 
     arena = get(game_name).arena()
     if entrant.kind == "bot":
         return BotPlayer(entrant.name, arena.bots[entrant.source], seed)
-    key = (game_name, entrant)
+    key = (game_name, entrant, json.dumps(settings.limits, sort_keys=True), settings.other_hands)
     if key not in _PLAYERS:
+        if not _PLAYERS:  # a pool's process ends by os._exit: atexit would not run, multiprocessing's finalizers do
+            Finalize(None, close_players, exitpriority=10)
         _PLAYERS[key] = arena.student_player(entrant.source, entrant.name, Limits.from_dict(settings.limits),
                                              settings.other_hands)
     return _PLAYERS[key]
