@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -197,3 +198,19 @@ def test_qualifying_a_player_gives_marks_and_a_forfeit_a_replay_page(tmp_path: P
         assert box.locator(".where").text_content().startswith(f"step {forfeit['move']} of")
         assert box.locator(".diff .what").text_content() == "First difference: crashes: decideMove()"
         assert errors == []
+
+
+def test_a_match_of_four_bundled_players_prints_standings_with_intervals(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "grader.core.arena.cli", str(PLAYERS / "simple"),
+                           str(PLAYERS / "strong"), "greedy", "random", "--rounds", "2", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[:5] == ["player", "kind", "games", "wins", "win"] and "[95% CI]" in lines[0]
+    rows = {line.split()[0]: line for line in lines[1:5]}
+    assert set(rows) == {"simple", "strong", "greedy", "random"}
+    for row in rows.values():  # 2 decks x 4 rotations: 8 games each, a win rate and a place with intervals
+        assert row.split()[2] == "8" and re.search(r"\d+% \[\d+%, \d+%\]\s+\d\.\d\d \[\d\.\d\d, \d\.\d\d\]", row)
+    assert lines[5] == "8 games in 2 round(s)"
+    summary = json.loads((tmp_path / "standings.json").read_text())
+    assert sum(s["wins"] for s in summary["standings"]) <= 8 and len(list((tmp_path / "games").glob("*.json"))) == 8

@@ -120,6 +120,8 @@ def _serve(game: Any, arena: Any, entrants: Sequence[Entrant], config: MarkingCo
         pass
     finally:
         server.server_close()
+        for player in opponents:
+            player.close()
     return 0
 
 
