@@ -63,7 +63,7 @@ def print_standings(t: Tournament) -> None:
 
 def write_games(t: Tournament, out: Path, game: Any) -> list[tuple[int, MatchRecord]]:
     """Every game as JSON with its replay; a game with a forfeit as an HTML page too.  The games with forfeits."""
-    from grader.core.report.html import JINJA, TEMPLATES  # noqa: PLC0415
+    from grader.core.report.html import JINJA, REPLAY_SCRIPTS, scripts  # noqa: PLC0415
 
     folder = out / "games"
     folder.mkdir(parents=True, exist_ok=True)
@@ -82,7 +82,7 @@ def write_games(t: Tournament, out: Path, game: Any) -> list[tuple[int, MatchRec
             page = JINJA.get_template("game.html").render(
                 title=game.title, number=n, moves=len(r.moves), stopped=r.stopped,
                 winner=r.players[r.winner] if r.winner is not None else None, seats=seats, notes=r.notes[:50],
-                replay=embed_json(replay), viewer=(TEMPLATES / "replay.js").read_text())
+                replay=embed_json(replay), viewer=scripts(*REPLAY_SCRIPTS))
             (folder / f"{n}.html").write_text(page, encoding="utf-8")
     return with_forfeits
 

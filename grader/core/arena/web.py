@@ -135,9 +135,9 @@ def handler(game: WebGame, page: str) -> type[BaseHTTPRequestHandler]:
 
 
 def render_page() -> str:
-    from grader.core.report.html import JINJA, TEMPLATES  # noqa: PLC0415
+    from grader.core.report.html import JINJA, scripts  # noqa: PLC0415
 
-    return JINJA.get_template("play.html").render(script=(TEMPLATES / "play.js").read_text())
+    return JINJA.get_template("play.html").render(script=scripts("table.js", "play.js"))
 
 
 def serve(spec: Any, opponents: Sequence[Player], port: int = 8765) -> ThreadingHTTPServer:

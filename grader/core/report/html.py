@@ -37,6 +37,14 @@ JINJA = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefin
 _ORDER = {"fail": 0, "error": 0, "skip": 1, "pass": 2}
 
 
+def scripts(*names: str) -> str:
+    """The page scripts ``names`` of the templates folder, in order (``table.js`` first: the others use it)."""
+    return "\n".join((TEMPLATES / name).read_text() for name in names)
+
+
+REPLAY_SCRIPTS = ("table.js", "replay.js")  # what a page with replays runs
+
+
 def num(x: float) -> str:
     """A mark as people write it: 7.5, 10, 3.33."""
     text = f"{round(float(x), 2):.2f}".rstrip("0").rstrip(".")
@@ -170,7 +178,7 @@ def context(result: Any, replays: dict[str, Replay] | None = None) -> dict[str, 
         "tests": views,
         "not_passed": sum(1 for v in views if not v.passed),
         "passed": sum(1 for v in views if v.passed),
-        "viewer": (TEMPLATES / "replay.js").read_text() if any(v.replay for v in views) else "",
+        "viewer": scripts(*REPLAY_SCRIPTS) if any(v.replay for v in views) else "",
         "suite": suite_view(getattr(result, "suite", None)),
     }
 

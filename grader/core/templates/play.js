@@ -1,26 +1,10 @@
 /* fcd-play --web (grader/core/arena/web.py): the replay's view made playable.  The server says which moves
- * are legal; only those buttons are enabled.  Every string is set as text, never as HTML. */
+ * are legal; only those buttons are enabled.  Every string is set as text, never as HTML.  Needs table.js. */
 (function () {
   "use strict";
-  var COLOURS = {R: "red", B: "blue", G: "green", Y: "yellow", P: "purple"};
+  var el = FCDTable.el, face = FCDTable.face, COLOURS = FCDTable.COLOURS;
   var speed = Number((/[?&]speed=(\d+)/.exec(location.search) || [0, 400])[1]);
   var view = null, shown = 0, busy = false;
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) { e.className = cls; }
-    if (text !== undefined) { e.textContent = text; }
-    return e;
-  }
-  function cardFace(node, name) {
-    var m = /^([0-9A-F])([RBGYP])(.*)$/.exec(name);
-    if (!m) { node.textContent = name; node.className += " plain"; return node; }
-    node.className += " " + m[2];
-    node.appendChild(document.createTextNode(m[1]));
-    node.appendChild(el("b", "", m[2]));
-    node.appendChild(document.createTextNode(m[3]));
-    node.title = name + ": " + COLOURS[m[2]];
-    return node;
-  }
   function movesOf(card) {
     return view.legal.filter(function (mv) { return mv.split("/")[0] === card; });
   }
@@ -56,31 +40,19 @@
       row.appendChild(el("span", "name", view.names[i] + (s.current ? " (to move)" : "") + ": "));
       s.cards.forEach(function (c) {
         if (i === 0) {
-          var b = cardFace(el("button", "card mine"), c);
+          var b = face(el("button", "mine"), c);
           var mine = live ? movesOf(c) : [];
           b.disabled = busy || mine.length === 0;
           b.dataset.card = c;
           b.onclick = function () { if (mine.length > 1 || mine[0].indexOf("/") >= 0) { pick(c, mine); } else { play(mine[0]); } };
           row.appendChild(b);
         } else {
-          row.appendChild(cardFace(el("span", "card"), c));
+          row.appendChild(FCDTable.card(c));
         }
       });
       table.appendChild(row);
     });
-    frame.piles.forEach(function (p) {
-      var row = el("div", "pile");
-      row.appendChild(el("span", "name", p.name + " (" + p.size + "): "));
-      p.cards.forEach(function (c) { row.appendChild(cardFace(el("span", "card"), c)); });
-      table.appendChild(row);
-    });
-    var facts = el("table", "facts");
-    frame.facts.forEach(function (pair) {
-      var tr = el("tr");
-      tr.appendChild(el("td", "fact", pair[0])); tr.appendChild(el("td", "value", pair[1]));
-      facts.appendChild(tr);
-    });
-    table.appendChild(facts);
+    FCDTable.rest(table, frame);
     document.getElementById("draw").disabled = busy || !live || view.legal.indexOf("draw") < 0;
     document.getElementById("end").disabled = busy || !live || view.legal.indexOf("end") < 0;
   }

@@ -3,28 +3,10 @@
  * difference; the arrow keys, Home and End (while the replay has the focus)
  * and the slider step through the moves; every step has an address,
  * #<test id>/step-<n>.  Every string is set as text (textContent), never as
- * HTML: what a submission printed cannot become markup here. */
+ * HTML: what a submission printed cannot become markup here.  Needs table.js. */
 (function () {
   "use strict";
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) { e.className = cls; }
-    if (text !== undefined) { e.textContent = text; }
-    return e;
-  }
-  var COLOURS = {R: "red", B: "blue", G: "green", Y: "yellow", P: "purple"};
-  function card(name) {
-    // A Final Card-Down card is written value, colour letter, suit letter: the colour is drawn, and its
-    // letter is written in bold and spelt out in the tooltip, so no one needs to tell colours apart.
-    var m = /^([0-9A-F])([RBGYP])(.*)$/.exec(name);
-    if (!m) { return el("span", "card plain", name); }
-    var c = el("span", "card " + m[2]);
-    c.appendChild(document.createTextNode(m[1]));
-    c.appendChild(el("b", "", m[2]));
-    c.appendChild(document.createTextNode(m[3]));
-    c.title = name + ": " + COLOURS[m[2]];
-    return c;
-  }
+  var el = FCDTable.el, card = FCDTable.card;
   function unpack(data) {
     // The packed form of grader.core.replay.Replay.to_json: strings by index, null for a part unchanged.
     var text = data.strings, out = [];
@@ -88,19 +70,7 @@
         s.cards.forEach(function (c) { row.appendChild(card(c)); });
         body.appendChild(row);
       });
-      f.piles.forEach(function (p) {
-        var row = el("div", "pile");
-        row.appendChild(el("span", "name", p.name + " (" + p.size + "): "));
-        p.cards.forEach(function (c) { row.appendChild(card(c)); });
-        body.appendChild(row);
-      });
-      var table = el("table", "facts");
-      f.facts.forEach(function (pair) {
-        var tr = el("tr");
-        tr.appendChild(el("td", "fact", pair[0])); tr.appendChild(el("td", "value", pair[1]));
-        table.appendChild(tr);
-      });
-      body.appendChild(table);
+      FCDTable.rest(body, f);
       var valid = el("div", "valid", "valid moves: " + (f.valid.length ? "" : "none"));
       f.valid.forEach(function (mv) { valid.appendChild(card(mv)); });
       body.appendChild(valid);
