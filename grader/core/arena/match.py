@@ -64,6 +64,19 @@ def places(game: ArenaGame, state: Any, forfeited: Sequence[int]) -> tuple[int |
     return winner, out
 
 
+def turn(game: ArenaGame, state: Any, player: Player, legal: Sequence[str], table: Table,
+         forfeited: bool) -> tuple[str | None, str, list[str]]:
+    """The move of the seat to move (its stand-in's if it forfeited earlier), or None and why it forfeits now;
+    and the notes on what it did."""
+    if forfeited:
+        return game.stand_in(state, legal), "", []
+    decision = player.decide(state, legal, table)
+    notes = [f"{player.name}: {n}" for n in decision.notes]
+    why = decision.forfeit or ("" if decision.move in legal else
+                               f"made an illegal move: {decision.move!s:.80} (legal: {' '.join(legal)[:200]})")
+    return (None if why else decision.move), why, notes
+
+
 def play_match(game: ArenaGame, deck: Any, players: Sequence[Player], max_moves: int = MAX_MOVES) -> MatchRecord:
     """Play one game of ``players`` (by seat) on ``deck``."""
     deck_text = game.format_deck(deck)
@@ -75,18 +88,13 @@ def play_match(game: ArenaGame, deck: Any, players: Sequence[Player], max_moves:
         legal = game.legal(state)
         if not legal:
             break
-        if seat in forfeited:
-            move = game.stand_in(state, legal)
-        else:
-            decision = players[seat].decide(state, legal, Table(deck_text, tuple(record.moves), seat))
-            record.notes += [f"{players[seat].name}: {n}" for n in decision.notes]
-            why = decision.forfeit or ("" if decision.move in legal else
-                                       f"made an illegal move: {decision.move!s:.80} (legal: {' '.join(legal)[:200]})")
-            if why:
-                record.forfeits.append(Forfeit(seat, len(record.moves), why))
-                forfeited.append(seat)
-                continue
-            move = decision.move
+        move, why, notes = turn(game, state, players[seat], legal, Table(deck_text, tuple(record.moves), seat),
+                                seat in forfeited)
+        record.notes += notes
+        if move is None:
+            record.forfeits.append(Forfeit(seat, len(record.moves), why))
+            forfeited.append(seat)
+            continue
         game.apply(state, move)
         record.moves.append(move)
     record.stopped = not game.finished(state)

@@ -22,7 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Sequence
 from urllib.parse import urlsplit
 
-from .match import places
+from .match import places, turn
 from .players import Player, Table
 
 HUMAN = 0  # the seat a person takes
@@ -50,16 +50,12 @@ class WebGame:
         while not self.arena.finished(self.state) and self.arena.to_move(self.state) != HUMAN \
                 and len(self.moves) < 3000:
             seat = self.arena.to_move(self.state)
-            legal = self.arena.legal(self.state)
             player = self.opponents[seat - 1]
-            if player.name in self.forfeits:
-                move = self.arena.stand_in(self.state, legal)
-            else:
-                decision = player.decide(self.state, legal, Table(self.deck_text, tuple(self.moves), seat))
-                if decision.forfeit or decision.move not in legal:
-                    self.forfeits.append(player.name)
-                    continue
-                move = decision.move
+            move, _, _ = turn(self.arena, self.state, player, self.arena.legal(self.state),
+                              Table(self.deck_text, tuple(self.moves), seat), player.name in self.forfeits)
+            if move is None:
+                self.forfeits.append(player.name)
+                continue
             self.arena.apply(self.state, move)
             self.moves.append(move)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..results import TestResult, Verdict
+from ..results import GroupMarks, SubmissionResult, TestResult, Verdict
 from .escape import clean_text
 
 GROUP = "own_tests"
@@ -42,8 +42,6 @@ def own_test_cases(suite: Any) -> list[tuple[TestResult, float, float]]:
 
 def own_tests_result(result: Any) -> Any:
     """A submission's own tests as a result of their own (one JUnit suite), or None when none were graded."""
-    from ..results import GroupMarks, SubmissionResult  # noqa: PLC0415
-
     suite = result.suite
     if suite is None:
         return None

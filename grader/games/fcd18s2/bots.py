@@ -51,12 +51,17 @@ def random_policy(game: Game, legal: list[PlayerMove], rng: random.Random) -> Pl
     return rng.choice(legal)
 
 
+def _two_answering(game: Game, plays: list[PlayerMove]) -> PlayerMove | None:
+    """A 2 to play on the 2s the player faces, if it faces any and holds one."""
+    if game.get_active_draw_twos() > 0:
+        return next((m for m in plays if m.card is not None and m.card.value == Value.DRAW_TWO), None)
+    return None
+
+
 def greedy_policy(game: Game, legal: list[PlayerMove], rng: random.Random) -> PlayerMove:
     plays = _plays(legal)
-    if game.get_active_draw_twos() > 0:
-        twos = [m for m in plays if m.card is not None and m.card.value == Value.DRAW_TWO]
-        if twos:
-            return twos[0]
+    if (two := _two_answering(game, plays)) is not None:
+        return two
     if plays:
         best = max(plays, key=lambda m: int(m.card.value) if m.card is not None else -1)
         return _declaring_best(game, legal, best)
@@ -65,10 +70,8 @@ def greedy_policy(game: Game, legal: list[PlayerMove], rng: random.Random) -> Pl
 
 def cautious_policy(game: Game, legal: list[PlayerMove], rng: random.Random) -> PlayerMove:
     plays = _plays(legal)
-    if game.get_active_draw_twos() > 0:
-        twos = [m for m in plays if m.card is not None and m.card.value == Value.DRAW_TWO]
-        if twos:
-            return twos[0]
+    if (two := _two_answering(game, plays)) is not None:
+        return two
     plain = [m for m in plays if m.card is not None and m.card.value not in (Value.DRAW_TWO, Value.D)]
     if plain:
         return min(plain, key=lambda m: int(m.card.value) if m.card is not None else 99)
