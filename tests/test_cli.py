@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -122,10 +123,16 @@ def test_a_strict_rulings_profile_enforces_the_reference_reading(tmp_path: Path,
     capsys.readouterr()
 
 
-def _batch(root: Path, out: Path) -> subprocess.Popen[str]:
+def _batch(root: Path, out: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "grader.core.cli", "batch", str(root), "--out", str(out),
-                             "--jobs", "2",
-                             *FAST], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--jobs", "2", *FAST, *extra], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _graded(out: Path) -> list[str]:
+    """Who the store's journal says was graded, one line per grading that finished."""
+    journal = out / "store" / "journal.jsonl"
+    return [json.loads(line)["submission"] for line in journal.read_text().splitlines()] if journal.exists() else []
 
 
 def test_batch_grades_a_class_and_resumes_after_being_killed(tmp_path: Path) -> None:
@@ -141,19 +148,21 @@ def test_batch_grades_a_class_and_resumes_after_being_killed(tmp_path: Path) -> 
     out = tmp_path / "out"
     first = _batch(root, out)
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and len(list((out / "store").glob("*.json"))) < 2:
-        time.sleep(0.1)
-    first.kill()
+    while time.monotonic() < deadline and len(_graded(out)) < 2:
+        time.sleep(0.05)
+    os.killpg(first.pid, signal.SIGKILL)  # the client and the gradings it started
     first.communicate()
-    stored_before = {p.name for p in (out / "store").glob("*.json")}
-    assert 2 <= len(stored_before) < 7
+    before = _graded(out)
+    assert 2 <= len(before) < 7
     second = _batch(root, out)
     stdout, stderr = second.communicate(timeout=600)
     assert second.returncode == 1, stderr
-    assert f"({len(stored_before)} already stored)" in stdout
+    assert f"7 submissions: {7 - len(before)} graded ({7 - len(before)} new), {len(before)} from the store" in stdout
+    everyone = sorted([n.replace("/", "-") for n in names] + ["zipped"])
+    assert sorted(_graded(out)) == everyone  # nothing graded twice, nothing lost
     with (out / "class.csv").open() as f:
         rows = list(csv.DictReader(f))
-    assert sorted(r["submission"] for r in rows) == sorted([n.replace("/", "-") for n in names] + ["zipped"])
+    assert sorted(r["submission"] for r in rows) == everyone
     by_name = {r["submission"]: r for r in rows}
     assert by_name["model"]["total"] == by_name["model"]["max"] == by_name["zipped"]["total"]
     assert by_name["mutants-skip_ignored"]["status"] == "failed"
@@ -161,5 +170,32 @@ def test_batch_grades_a_class_and_resumes_after_being_killed(tmp_path: Path) -> 
     xmlschema.XMLSchema(SCHEMA).validate(out / "junit.xml")
     third = _batch(root, out)
     stdout, _ = third.communicate(timeout=120)
-    assert "(7 already stored)" in stdout  # nothing is graded twice
+    assert "7 submissions: 0 graded, 7 from the store" in stdout
+    assert len(_graded(out)) == 7
     assert os.path.exists(out / "reports" / "model" / "report.html")
+
+
+def test_batch_grades_again_what_a_new_marking_changes_and_says_why(tmp_path: Path) -> None:
+    root = tmp_path / "class"
+    root.mkdir()
+    for name in ("model", "mutants/skip_ignored"):
+        shutil.copytree(SUBMISSIONS / name, root / name.replace("/", "-"))
+    out = tmp_path / "out"
+    assert main(["batch", str(root), "--out", str(out), "--jobs", "2", *FAST]) == 1
+    with (root / "mutants-skip_ignored" / "Game.c").open("a") as f:
+        f.write("/* handed in again */\n")
+    shutil.copytree(SUBMISSIONS / "model", root / "late")  # a deadline extension, the same sources as "model"
+    proc = _batch(root, out)
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 1, stderr
+    assert "3 submissions: 1 graded (1 changed sources), 2 from the store" in stdout
+    cfg = tmp_path / "course.toml"
+    cfg.write_text('[rulings]\nstrict = ["A1"]\nprofile = "no play after a draw"\n')
+    proc = _batch(root, out, "--config", str(cfg))
+    stdout, stderr = proc.communicate(timeout=300)
+    assert "3 submissions: 3 graded (3 changed marking), 0 from the store" in stdout, stderr
+    # the same sources handed in twice share one stored result, each under its own name
+    model = json.loads((out / "reports" / "model" / "result.json").read_text())
+    late = json.loads((out / "reports" / "late" / "result.json").read_text())
+    assert (model["submission"], late["submission"]) == ("model", "late")
+    assert model["source_hash"] == late["source_hash"]

@@ -2,6 +2,8 @@
 
     fcd-grade SUBMISSION_DIR [--out DIR]       one submission; reports in DIR (default fcd-report/)
     fcd-grade batch ROOT --out OUT [--jobs N]  every submission under ROOT (folders, .zip or .tar files)
+        [--local-cluster | --scheduler tcp://HOST:8786]   ... on Dask: this machine, or a cluster
+    fcd-grade worker tcp://HOST:8786           check this machine, then start its Dask workers
 
 Exit codes: 0 everything passed, 1 some test failed (or a submission did not
 build), 2 a usage error or an error of the grader itself.
@@ -63,8 +65,9 @@ def _game_option(p: argparse.ArgumentParser) -> None:
 def _batch_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fcd-grade batch", description="Grade every submission under ROOT, in parallel and resumably.",
-        epilog="Each submission's results are stored under OUT/store, keyed by a hash of its sources: run the "
-               "same command again after an interruption and only what is missing is graded.")
+        epilog="Each result is stored under OUT/store, keyed by the submission's sources, the grader's version and "
+               "the marking: run the same command again after an interruption (or a new ruling, or a new grader) "
+               "and only what is missing or changed is graded.")
     p.add_argument("root", type=Path, help="a folder with one folder (or .zip / .tar file) per student")
     p.add_argument("--out", type=Path, required=True, help="where the class CSV, JUnit and per-student reports go")
     p.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: number of cores)")
@@ -73,7 +76,22 @@ def _batch_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--no-tests", action="store_true", help="do not grade the students' own tests (testGame.c)")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds one submission may take in all")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                       help="grade on an existing Dask cluster (tcp://HOST:8786); its workers need gcc, bubblewrap "
+                            "and this grader (docs/staff-guide.md)")
+    where.add_argument("--local-cluster", action="store_true",
+                       help="grade on a Dask LocalCluster of --jobs workers on this machine (with the Dask dashboard)")
     _game_option(p)
+    return p
+
+
+def _worker_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="fcd-grade worker", description="Check this machine can grade, then start its Dask workers for "
+        "fcd-grade batch --scheduler (one per core, each grading one submission at a time).")
+    p.add_argument("scheduler", help="the Dask scheduler's address, tcp://HOST:8786")
+    p.add_argument("--nworkers", type=int, default=None, help="workers on this machine (default: number of cores)")
     return p
 
 
@@ -133,6 +151,11 @@ def print_summary(result, out: Path | None, quiet: bool = False, title: str = "F
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "worker":
+        from grader.core.batch.dask_worker import start_workers  # noqa: PLC0415 - only a worker needs Dask
+
+        wargs = _worker_parser().parse_args(argv[1:])
+        return start_workers(wargs.scheduler, wargs.nworkers)
     if argv and argv[0] == "batch":
         from grader.core.batch import run_batch  # noqa: PLC0415
 

@@ -1,0 +1,221 @@
+"""``fcd-grade batch``: a whole class, graded where the work can run, resumed where it stopped.
+
+1. Every submission under ROOT is found (archives unpacked safely) and keyed
+   by its sources, the grader's version and the marking (``store``).
+2. A key already in ``OUT/store`` is not graded again; the rest become tasks
+   (``task``) run by local processes or by Dask (``executors``).
+3. As each task finishes, its reports are put in place and its result is
+   stored (the result last: a kill in between only means grading it again).
+4. The class CSV, the kill matrix, the JUnit file and the dashboard are written
+   from the results of every submission.
+
+Exit 0: everyone passed; 1: someone lost marks; 2: some submission could not be
+graded (a fault of the grader or of a machine: run the same command again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.core.batch.executors import DaskCluster, LocalProcesses
+from grader.core.batch.progress import BatchProgress
+from grader.core.batch.requirements import WorkerRefused, check_worker
+from grader.core.batch.store import ResultKey, ResultStore, grader_version, marking_hash
+from grader.core.batch.submissions import discover, read_files
+from grader.core.batch.task import GradeJob, GradeOutput, failed_result
+from grader.core.config import MarkingConfig
+from grader.core.gamespec import GameSpec
+from grader.core.grade import source_hash
+from grader.core.results import SubmissionResult, result_from_json
+from grader.games import get as get_game
+
+
+@dataclass
+class Submission:
+    name: str
+    folder: Path | None  # None: the archive could not be unpacked
+    problem: str
+    key: ResultKey | None = None
+
+
+def _unreadable(name: str, problem: str) -> SubmissionResult:
+    """A hand-in the grader cannot read (a broken archive): the student's build fails, with the reason."""
+    result = failed_result(name, "none", problem)
+    result.build_ok, result.build_output, result.tests = False, problem, []
+    return result
+
+
+def _options(args: argparse.Namespace) -> tuple[str, ...]:
+    """The fcd-grade options a batch passes on (each changes marks, so each is part of the marking hash)."""
+    opts: list[str] = []
+    if args.random_games is not None:
+        opts += ["--random-games", str(args.random_games)]
+    if args.no_memory:
+        opts.append("--no-memory")
+    if args.no_tests:
+        opts.append("--no-tests")
+    return tuple(opts)
+
+
+def _place_reports(files: dict[str, bytes], dest: Path) -> None:
+    """A worker's report folder put in place whole: written beside ``dest``, then swapped in."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    new = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".{dest.name}.new-"))
+    for rel, data in files.items():
+        target = (new / rel).resolve()
+        if not target.is_relative_to(new.resolve()):
+            raise ValueError(f"report file {rel!r} points outside its folder")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    old = None
+    if dest.exists():
+        old = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".{dest.name}.old-"))
+        os.replace(dest, old / "r")
+    os.replace(new, dest)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _reports_current(dest: Path, result: SubmissionResult) -> bool:
+    try:
+        shown = result_from_json(json.loads((dest / "result.json").read_text()))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return shown.submission == result.submission and shown.source_hash == result.source_hash
+
+
+def _rewrite_reports(result: SubmissionResult, dest: Path, game: GameSpec) -> None:
+    """A stored result's reports, written again here (no student code runs: reports are made from the
+    result), when they are missing or were another student's (the same sources handed in twice)."""
+    from grader.core.cli import write_reports  # noqa: PLC0415 - the one place reports are written
+
+    with tempfile.TemporaryDirectory(dir=dest.parent, prefix=f".{dest.name}.w-") as tmp:
+        write_reports(result, Path(tmp), game)
+        _place_reports({p.relative_to(tmp).as_posix(): p.read_bytes()
+                        for p in Path(tmp).rglob("*") if p.is_file()}, dest)
+
+
+def _judge(job: GradeJob, key: ResultKey, outcome: GradeOutput | BaseException, version: str) -> SubmissionResult:
+    """What a finished task means: its result, or an ERROR result when it is not one (a lost worker past its
+    retries, a worker with another grader, a result that does not read back)."""
+    if isinstance(outcome, BaseException):
+        return failed_result(job.name, key.source, f"the task was lost ({type(outcome).__name__}: {outcome}); "
+                             "run the same command again to grade it")
+    if outcome.grader != version:
+        return failed_result(job.name, key.source, f"the worker {outcome.worker} runs grader version "
+                             f"{outcome.grader}, this batch {version}: install the same grader everywhere")
+    try:
+        return result_from_json(outcome.result)
+    except (KeyError, TypeError, ValueError) as err:
+        return failed_result(job.name, key.source, f"the worker's result does not read back: {err}")
+
+
+def _executor(args: argparse.Namespace, jobs: int, version: str) -> LocalProcesses | DaskCluster:
+    if args.scheduler or args.local_cluster:
+        return DaskCluster(jobs, args.scheduler, version)
+    return LocalProcesses(jobs)
+
+
+def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
+    from grader.core.report.csv_report import write_class_csv, write_kill_matrix_csv  # noqa: PLC0415
+    from grader.core.report.dashboard import write_dashboard  # noqa: PLC0415
+    from grader.core.report.junit import write_junit  # noqa: PLC0415
+
+    if not args.root.is_dir():
+        print(f"fcd-grade batch: {args.root} is not a folder", file=sys.stderr)
+        return 2
+    out: Path = args.out
+    game = get_game(args.game)
+    store = ResultStore(out / "store")
+    version = grader_version()
+    options = _options(args)
+    marking = marking_hash(config.raw, {"game": args.game, "options": options, "timeout": args.timeout})
+    config_text = Path(args.config).read_text() if args.config else None
+    start = time.monotonic()
+
+    subs = [Submission(n, f, p) for n, f, p in discover(args.root, out)]
+    results: dict[str, SubmissionResult] = {}
+    from_store: set[str] = set()
+    to_grade: list[tuple[GradeJob, ResultKey]] = []
+    why = Counter()
+    for sub in subs:
+        if sub.folder is None:
+            results[sub.name] = _unreadable(sub.name, sub.problem)
+            continue
+        key = ResultKey(source_hash(sub.folder, game), version, marking)
+        stored = store.get(sub.name, key)
+        if stored is not None:
+            results[sub.name] = stored
+            from_store.add(sub.name)
+            store.remember(sub.name, key)
+            if not _reports_current(out / "reports" / sub.name, stored):
+                _rewrite_reports(stored, out / "reports" / sub.name, game)
+            continue
+        why[key.why_new(store.previous(sub.name))] += 1
+        try:
+            files = read_files(sub.folder)
+        except (OSError, ValueError) as err:
+            results[sub.name] = _unreadable(sub.name, f"could not read the submission: {err}")
+            continue
+        to_grade.append((GradeJob(sub.name, files, args.game, config_text, options, args.timeout), key))
+
+    jobs = args.jobs or os.cpu_count() or 1
+    if to_grade and not (args.scheduler or args.local_cluster):
+        try:
+            check_worker()  # the local machine grades: refuse now rather than fail every submission
+        except WorkerRefused as err:
+            print(f"fcd-grade batch: {err}", file=sys.stderr)
+            return 2
+    executor = _executor(args, jobs, version) if to_grade else None
+    progress = BatchProgress(len(subs))
+    try:
+        with progress:
+            for name, result in results.items():
+                progress.finished(result, cached=name in from_store)
+            if executor is not None:
+                progress.note(f"grading {len(to_grade)} of {len(subs)} submissions on {executor.name}"
+                              + (f"; Dask dashboard: {executor.dashboard}" if executor.dashboard else ""))
+                for where, problems in executor.set_aside.items():
+                    progress.note(f"worker {where} set aside: {'; '.join(problems)}")
+                if isinstance(executor, DaskCluster) and executor.usable == 0:
+                    progress.note("fcd-grade batch: no worker of the cluster may grade (see above)")
+                    return 2
+                keys = {job.name: key for job, key in to_grade}
+                for job, outcome in executor.run(job for job, _ in to_grade):
+                    key = keys[job.name]
+                    result = _judge(job, key, outcome, version)
+                    if result.status != "grader error":
+                        if isinstance(outcome, GradeOutput):
+                            _place_reports(outcome.reports, out / "reports" / job.name)
+                        store.put(job.name, key, result, worker=getattr(outcome, "worker", ""))
+                    results[job.name] = result
+                    progress.finished(result, cached=False)
+    finally:
+        if executor is not None:
+            executor.close()
+
+    ordered = [results[s.name] for s in subs]
+    write_class_csv(ordered, out / "class.csv")
+    if any(r.suite is not None for r in ordered):
+        write_kill_matrix_csv(ordered, out / "kill_matrix.csv")
+    write_junit(ordered, out / "junit.xml", lambda r: f"reports/{r.submission}/report.html")
+    dashboard = write_dashboard(ordered, out, game.title)
+    elapsed = time.monotonic() - start
+    graded = len(to_grade)
+    reasons = ", ".join(f"{n} {what}" for what, n in sorted(why.items()))
+    rate = f", {graded / elapsed * 60:.1f} submissions/minute" if graded and elapsed > 0 else ""
+    print(f"{len(subs)} submissions: {graded} graded" + (f" ({reasons})" if reasons else "")
+          + f", {len(from_store)} from the store, in {elapsed:.1f} s{rate}")
+    print(f"class CSV: {out / 'class.csv'}; dashboard: {dashboard}")
+    if any(r.status == "grader error" for r in ordered):
+        return 2
+    return 0 if all(r.status == "passed" for r in ordered) else 1
