@@ -120,6 +120,7 @@ def test_a_killed_client_is_resumed_by_the_same_command(one_at_a_time: tuple[Pat
     second = _batch_process(root, out, *where)
     stdout, stderr = second.communicate(timeout=600)
     assert second.returncode == 1, stderr
+    assert "on a Dask LocalCluster of 2 workers; Dask dashboard: http://" in stderr
     assert f"{len(CLASS) - len(done_before)} graded (" in stdout and f"{len(done_before)} from the store" in stdout
     graded = [line["submission"] for line in _journal(out)]
     assert sorted(graded) == sorted(_marks(single)), "nothing graded twice, nothing lost"
