@@ -70,7 +70,8 @@ def _batch_parser() -> argparse.ArgumentParser:
                "and only what is missing or changed is graded.")
     p.add_argument("root", type=Path, help="a folder with one folder (or .zip / .tar file) per student")
     p.add_argument("--out", type=Path, required=True, help="where the class CSV, JUnit and per-student reports go")
-    p.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: number of cores)")
+    p.add_argument("--jobs", type=int, default=None, help="submissions graded at once on this machine, or the "
+                   "workers of --local-cluster (default: number of cores; with --scheduler the cluster decides)")
     p.add_argument("--config", type=Path, default=None, help="a marking configuration (TOML)")
     p.add_argument("--random-games", type=int, default=None, metavar="N")
     p.add_argument("--no-memory", action="store_true")
