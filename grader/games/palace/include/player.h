@@ -1,0 +1,3 @@
+#include "Palace.h"
+
+playerMove decideMove(Game game);

@@ -1,0 +1,204 @@
+"""A built Palace library, loaded and driven through the Palace API's cffi FFI (``interface.API``).
+
+The analogue of ``grader.games.fcd18s2.loader.CLibrary``/``CGame`` for Palace.h: ``PalaceLibrary``
+loads the shared library (the same ``load_function`` lookup the loader uses, no ``ffi.dlopen``
+class per child), records which of the 32 API functions it defines, and makes games.  A
+``PalaceGame`` has the reference engine's method names (``reference.palace.Game``: the C functions
+in snake_case), so one observer reads either; it has exactly the methods whose C functions exist.
+
+Cards come back as ``CCard(rank, suit, ident, ptr)``, ``ident`` being the pointer's value (C4:
+identity is the pointer).  Moves go in as a ``playerMove`` passed by value, built from anything
+shaped like ``reference.palace.PlayerMove`` (``action``, ``cards`` -- CCards or None --, ``count``,
+``face_down_index``); fields the action ignores are zero or NULL (C40), entries past ``MAX_SET`` are
+dropped (the struct has no room for them; ``numCards`` still says what the move claims).
+
+A hostile library must never break the grader: a NULL game is ``None``; a NULL card is ``None``;
+integers are read as they come (a caller that loops on a count caps it, see ``observe``).  This
+module runs only inside the sandboxed worker: the trusted grader never loads a student library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from grader.games.fcd18s2.loader import LoadError, snake
+from grader.games.palace.interface import API, PalaceApi
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+UINT_MASK = 2**32 - 1
+CARD_GETTERS = ("cardRank", "cardSuit")
+
+__all__ = ["CCard", "LoadError", "PalaceGame", "PalaceLibrary", "c_int", "warm_up"]
+
+
+def warm_up(api: PalaceApi = API) -> None:
+    """Build, once, what every fork child would otherwise build again (declarations, call interfaces,
+    the game class of a complete submission).  Called in the fork server before any fork; no student
+    code is involved."""
+    f = api.ffi()
+    api.function_types()
+    for ctype in ("rank[]", "suit[]", "playerMove *", "uintptr_t", "Card"):
+        f.typeof(ctype)
+    _game_class(api, frozenset(api.functions))
+
+
+def c_int(value: Any) -> int:
+    """A Python int as a C int would hold it (clamped: the grader never relies on overflow)."""
+    return max(INT_MIN, min(INT_MAX, int(value)))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CCard:
+    """A card seen through PalaceCard.h's getters; ``ident`` is the pointer."""
+
+    rank: int
+    suit: int
+    ident: int
+    ptr: Any
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.rank, self.suit)
+
+
+class PalaceLibrary:
+    """A loaded submission: which functions it has, and games made with it."""
+
+    def __init__(self, path: str | Path, api: PalaceApi = API) -> None:
+        self.api = api
+        try:  # flags 0 = RTLD_NOW, as ffi.dlopen; and no find_library() fallback on failure
+            self.lib = api.ffi()._backend.load_library(str(path), 0)
+        except OSError as err:
+            raise LoadError(str(err)) from err
+        self.functions: dict[str, Callable[..., Any]] = {}
+        self.missing: list[str] = []
+        for name, btype in api.function_types().items():
+            try:
+                self.functions[name] = self.lib.load_function(btype, name)
+            except AttributeError:
+                self.missing.append(name)
+        self._game_class = _game_class(api, frozenset(self.functions))
+
+    def has(self, name: str) -> bool:
+        return name in self.functions
+
+    def new_game(self, n_players: int, ranks: Sequence[int], suits: Sequence[int], rules: int) -> PalaceGame | None:
+        """``newGame(nPlayers, nCards, ranks, suits, rules)`` (nCards = len(ranks)); None for a NULL game."""
+        f = self.api.ffi()
+        handle = self.functions["newGame"](c_int(n_players), c_int(len(ranks)),
+                                           f.new("rank[]", [int(r) for r in ranks]),
+                                           f.new("suit[]", [int(s) for s in suits]), c_int(rules))
+        if handle == f.NULL:
+            return None
+        return self._game_class(self, handle)
+
+
+class PalaceGame:
+    """A game inside the student's library, with the reference engine's method names."""
+
+    def __init__(self, library: PalaceLibrary, handle: Any) -> None:
+        self._lib = library
+        self._fn = library.functions
+        self._ffi = library.api.ffi()
+        self._handle = handle
+        self._null = self._ffi.NULL
+        self._uintptr = self._ffi.typeof("uintptr_t")
+        self._rank, self._suit = library.functions.get("cardRank"), library.functions.get("cardSuit")
+
+    @property
+    def library(self) -> PalaceLibrary:
+        return self._lib
+
+    def card(self, ptr: Any) -> CCard | None:
+        if ptr == self._null:
+            return None
+        return CCard(int(self._rank(ptr)), int(self._suit(ptr)), int(self._ffi.cast(self._uintptr, ptr)), ptr)
+
+    def c_move(self, move: Any) -> Any:
+        """The ``playerMove`` struct (by value) for a move shaped like ``reference.palace.PlayerMove``."""
+        f = self._ffi
+        m = f.new("playerMove *")  # zeroed: unused fields are 0 / NULL (C40)
+        m.action = int(move.action) & UINT_MASK  # the enum is unsigned: -1 keeps its bit pattern
+        count = getattr(move, "count", None)
+        cards = tuple(getattr(move, "cards", ()) or ())
+        m.numCards = c_int(len(cards) if count is None else count)
+        for k, card in enumerate(cards[:len(m.cards)]):
+            m.cards[k] = f.NULL if card is None else card.ptr
+        m.faceDownIndex = c_int(getattr(move, "face_down_index", 0) or 0)
+        return m[0]
+
+
+def _int_method(cname: str, nargs: int) -> Callable[..., int]:
+    def method(self: PalaceGame, *args: int) -> int:
+        return int(self._fn[cname](self._handle, *args[:nargs]))
+    method.__name__ = snake(cname)
+    return method
+
+
+def _card_method(cname: str) -> Callable[..., CCard | None]:
+    def method(self: PalaceGame, *args: int) -> CCard | None:
+        return self.card(self._fn[cname](self._handle, *args))
+    method.__name__ = snake(cname)
+    return method
+
+
+def _is_valid_move(self: PalaceGame, move: Any) -> bool:
+    return bool(self._fn["isValidMove"](self._handle, self.c_move(move)))  # any non-zero is TRUE (§1.3)
+
+
+def _play_move(self: PalaceGame, move: Any) -> None:
+    self._fn["playMove"](self._handle, self.c_move(move))
+
+
+def _destroy_game(self: PalaceGame) -> None:
+    self._fn["destroyGame"](self._handle)
+
+
+def _seven_restriction(self: PalaceGame) -> bool:
+    return bool(self._fn["sevenRestriction"](self._handle))  # TRUE/FALSE, as the reference's bool
+
+
+# Wrapped by hand; every other query on a Game is wrapped by what it returns (an int or an enum, or a
+# Card), read from its declaration.
+_OTHER = {"isValidMove": _is_valid_move, "playMove": _play_move, "destroyGame": _destroy_game,
+          "sevenRestriction": _seven_restriction}
+
+
+def _queries(api: PalaceApi) -> tuple[dict[str, int], tuple[str, ...]]:
+    """The queries on a Game, from the declarations: int-valued ones (an enum is an int) with their
+    number of extra arguments, and Card-valued ones."""
+    ints: dict[str, int] = {}
+    cards: list[str] = []
+    f = api.ffi()
+    game_type, card_type, int_type = f.typeof("Game"), f.typeof("Card"), f.typeof("int")
+    for cname, ftype in api.function_types().items():
+        if cname in _OTHER or not ftype.args or ftype.args[0] is not game_type:
+            continue
+        if ftype.result is int_type or ftype.result.kind == "enum":
+            ints[cname] = len(ftype.args) - 1
+        elif ftype.result is card_type:
+            cards.append(cname)
+    return ints, tuple(cards)
+
+
+@cache
+def _game_class(api: PalaceApi, available: frozenset[str]) -> type[PalaceGame]:
+    """A PalaceGame subclass with exactly the methods whose C functions exist (card-valued queries
+    only when the card getters exist too: a card is read through them)."""
+    methods: dict[str, Any] = {}
+    card_getters = all(n in available for n in CARD_GETTERS)
+    int_queries, card_queries = _queries(api)
+    for cname, nargs in int_queries.items():
+        if cname in available:
+            methods[snake(cname)] = _int_method(cname, nargs)
+    for cname in card_queries:
+        if cname in available and card_getters:
+            methods[snake(cname)] = _card_method(cname)
+    for cname, fn in _OTHER.items():
+        if cname in available:
+            methods[snake(cname)] = fn
+    return type("PalaceGame", (PalaceGame,), methods)
+
