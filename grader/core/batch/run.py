@@ -30,7 +30,7 @@ from grader.core.batch.executors import DaskCluster, LocalProcesses
 from grader.core.batch.progress import BatchProgress
 from grader.core.batch.requirements import WorkerRefused, check_worker
 from grader.core.batch.store import ResultKey, ResultStore, grader_version, marking_hash
-from grader.core.batch.submissions import discover, read_files
+from grader.core.batch.submissions import discover, read_files, write_files
 from grader.core.batch.task import GradeJob, GradeOutput, failed_result
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
@@ -70,12 +70,11 @@ def _place_reports(files: dict[str, bytes], dest: Path) -> None:
     """A worker's report folder put in place whole: written beside ``dest``, then swapped in."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     new = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".{dest.name}.new-"))
-    for rel, data in files.items():
-        target = (new / rel).resolve()
-        if not target.is_relative_to(new.resolve()):
-            raise ValueError(f"report file {rel!r} points outside its folder")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+    try:
+        write_files(files, new)
+    except ValueError:
+        shutil.rmtree(new, ignore_errors=True)
+        raise
     old = None
     if dest.exists():
         old = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".{dest.name}.old-"))

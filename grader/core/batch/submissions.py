@@ -94,10 +94,11 @@ def read_files(folder: Path) -> dict[str, bytes]:
 
 
 def write_files(files: dict[str, bytes], dest: Path) -> None:
-    """``read_files``'s output written back under ``dest`` (on the worker), refusing any path out of it."""
+    """``read_files``'s output written back under ``dest`` (a submission on a worker, a report folder on the
+    client), refusing any path out of it."""
     for rel, data in files.items():
         target = (dest / rel).resolve()
         if not target.is_relative_to(dest.resolve()):
-            raise ValueError(f"file {rel!r} points outside the submission")
+            raise ValueError(f"file {rel!r} points outside {dest.name}")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)

@@ -146,22 +146,29 @@ class CCard:
     ptr: Any
 
 
+def load_symbols(path: str | Path, api: Api) -> tuple[Any, dict[str, Callable[..., Any]], list[str]]:
+    """Open a built library and look up every function of ``api``: (the library, the functions it
+    defines by name, the names it lacks).  Used by every game's library class."""
+    try:  # flags 0 = RTLD_NOW, as ffi.dlopen; and no find_library() fallback on failure
+        lib = api.ffi()._backend.load_library(str(path), 0)
+    except OSError as err:
+        raise LoadError(str(err)) from err
+    functions: dict[str, Callable[..., Any]] = {}
+    missing: list[str] = []
+    for name, btype in api.function_types().items():
+        try:
+            functions[name] = lib.load_function(btype, name)
+        except AttributeError:
+            missing.append(name)
+    return lib, functions, missing
+
+
 class CLibrary:
     """A loaded submission: which functions it has, and games made with it."""
 
     def __init__(self, path: str | Path, api: Api = API) -> None:
         self.api = api
-        try:  # flags 0 = RTLD_NOW, as ffi.dlopen; and no find_library() fallback on failure
-            self.lib = api.ffi()._backend.load_library(str(path), 0)
-        except OSError as err:
-            raise LoadError(str(err)) from err
-        self.functions: dict[str, Callable[..., Any]] = {}
-        self.missing: list[str] = []
-        for name, btype in api.function_types().items():
-            try:
-                self.functions[name] = self.lib.load_function(btype, name)
-            except AttributeError:
-                self.missing.append(name)
+        self.lib, self.functions, self.missing = load_symbols(path, api)
         self._game_class = _game_class(api, frozenset(self.functions))
 
     def has(self, name: str) -> bool:

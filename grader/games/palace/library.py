@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from grader.games.fcd18s2.loader import LoadError, snake
+from grader.games.fcd18s2.loader import LoadError, load_symbols, snake
 from grader.games.palace.interface import API, PalaceApi
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
@@ -69,17 +69,7 @@ class PalaceLibrary:
 
     def __init__(self, path: str | Path, api: PalaceApi = API) -> None:
         self.api = api
-        try:  # flags 0 = RTLD_NOW, as ffi.dlopen; and no find_library() fallback on failure
-            self.lib = api.ffi()._backend.load_library(str(path), 0)
-        except OSError as err:
-            raise LoadError(str(err)) from err
-        self.functions: dict[str, Callable[..., Any]] = {}
-        self.missing: list[str] = []
-        for name, btype in api.function_types().items():
-            try:
-                self.functions[name] = self.lib.load_function(btype, name)
-            except AttributeError:
-                self.missing.append(name)
+        self.lib, self.functions, self.missing = load_symbols(path, api)
         self._game_class = _game_class(api, frozenset(self.functions))
 
     def has(self, name: str) -> bool:
