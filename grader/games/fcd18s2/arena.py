@@ -104,37 +104,10 @@ class StudentPlayer:
             self.client = WorkerClient(library, "grader.games.fcd18s2.decide", ("reference",))
 
     def _build(self) -> Path | None:
-        source = self.folder / "player.c"
-        if not source.is_file():
-            self.problem = "no player.c"
-            return None
-        stage = self.work / "src"
-        stage.mkdir()
-        for p in self.folder.iterdir():
-            if p.is_file() and p.suffix == ".h":
-                shutil.copyfile(p, stage / p.name)
-        for header in ("Card.h", "Game.h", "player.h"):
-            shutil.copyfile(INCLUDE_DIR / header, stage / header)
-        shutil.copyfile(source, stage / "player.c")
-        shutil.copyfile(MODEL / "Game.c", stage / "model_Game.c")
-        shutil.copyfile(MODEL / "Card.c", stage / "model_Card.c")
-        shutil.copyfile(GUARD, stage / "fcd_guard.c")
-        digest = hashlib.sha256(b"".join((stage / n).read_bytes() for n in sorted(p.name for p in stage.iterdir())))
-        name = f"libplayer-{digest.hexdigest()[:16]}.so"
-        prepare_dir(stage)
-        renames = [f"-D{f}=fcdModel_{f}" for f in RENAMED]
-        steps = ([CC, *CFLAGS, "-w", "-fPIC", "-I.", *renames, "-c", "model_Game.c", "-o", "model_Game.o"],
-                 [CC, *CFLAGS, "-w", "-fPIC", "-shared", "-I.", "-o", name, "player.c", "fcd_guard.c",
-                  "model_Game.o", "model_Card.c", "-lm"])
-        for argv in steps:
-            done = run_limited(argv, stage, 60.0, output_cap=1 << 20)
-            if done.returncode != 0:
-                self.build_output = trim(done.stdout + done.stderr)
-                self.problem = "player.c does not compile with the course's Game.c"
-                return None
-        lib_dir = prepare_dir(self.work / "lib")
-        shutil.copyfile(stage / name, lib_dir / name)
-        return lib_dir / name
+        library, self.problem, self.build_output = build_player(
+            self.folder, self.work, headers=[INCLUDE_DIR / h for h in ("Card.h", "Game.h", "player.h")],
+            model=MODEL / "Game.c", support=[MODEL / "Card.c"], guard=GUARD, renamed=RENAMED, prefix="fcdModel_")
+        return library
 
     def decide(self, state: Any, legal: Sequence[str], table: Table) -> Decision:
         if self.client is None:
@@ -182,6 +155,44 @@ class StudentPlayer:
             self.close()
         except Exception:  # noqa: BLE001, S110 - at interpreter exit, nothing more to do
             pass
+
+
+def build_player(folder: Path, work: Path, *, headers: Sequence[Path], model: Path, support: Sequence[Path],
+                 guard: Path, renamed: Sequence[str], prefix: str) -> tuple[Path | None, str, str]:
+    """A student's ``player.c`` built, in the sandbox, into a library with the course's ``model`` of the
+    game ADT (its ``renamed`` functions compiled as ``prefix + name``, so the ``guard``'s stand in for them),
+    the ``support`` sources (the card module) and the course's ``headers`` (over any of the student's).
+    (the library, or None and why not and what the compiler said).  Every game's student player uses it."""
+    source = folder / "player.c"
+    if not source.is_file():
+        return None, "no player.c", ""
+    stage = work / "src"
+    stage.mkdir()
+    for p in folder.iterdir():
+        if p.is_file() and p.suffix == ".h":
+            shutil.copyfile(p, stage / p.name)
+    for header in headers:
+        shutil.copyfile(header, stage / header.name)
+    shutil.copyfile(source, stage / "player.c")
+    shutil.copyfile(model, stage / f"model_{model.name}")
+    for extra in support:
+        shutil.copyfile(extra, stage / f"model_{extra.name}")
+    shutil.copyfile(guard, stage / guard.name)
+    digest = hashlib.sha256(b"".join((stage / n).read_bytes() for n in sorted(p.name for p in stage.iterdir())))
+    name = f"libplayer-{digest.hexdigest()[:16]}.so"
+    prepare_dir(stage)
+    renames = [f"-D{f}={prefix}{f}" for f in renamed]
+    model_object = f"model_{model.stem}.o"
+    steps = ([CC, *CFLAGS, "-w", "-fPIC", "-I.", *renames, "-c", f"model_{model.name}", "-o", model_object],
+             [CC, *CFLAGS, "-w", "-fPIC", "-shared", "-I.", "-o", name, "player.c", guard.name, model_object,
+              *(f"model_{extra.name}" for extra in support), "-lm"])
+    for argv in steps:
+        done = run_limited(argv, stage, 60.0, output_cap=1 << 20)
+        if done.returncode != 0:
+            return None, f"player.c does not compile with the course's {model.name}", trim(done.stdout + done.stderr)
+    lib_dir = prepare_dir(work / "lib")
+    shutil.copyfile(stage / name, lib_dir / name)
+    return lib_dir / name, "", ""
 
 
 ARENA = FcdArena()

@@ -1,0 +1,95 @@
+"""[sandbox side] Ask a student's Palace player for one move: the game runner's job (``arena.StudentPlayer``).
+
+The library is the student's ``player.c`` linked with the course's model ``Palace.c`` and the guard
+(``arena_c/palace_guard.c``).  A fresh child replays the game so far on the model (every move already
+checked by the reference on the trusted side), then calls ``decideMove`` with the guard on, so that the
+runner and test functions (playMove, newGame, destroyGame, gameWinner, getHandCard, getFaceDownCard,
+getDeckCard: C44) are refused and counted.  Everything the API shows is read before and after the call:
+a difference means the player wrote into the game.  The answer is the move in the reference's notation,
+each card named by its deck index (``5H@12``) when the model's deal shows where it came from; the
+trusted side judges it against the reference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from grader.games.palace.interface import INCLUDE_DIR, PalaceApi
+from grader.games.palace.library import LoadError, PalaceLibrary
+from grader.games.palace.library import warm_up as _warm_up
+from grader.games.palace.observe import Observer
+from grader.games.palace.play import deck_map, resolve
+from reference.palace import Action, MoveSpec, Setup
+from reference.palace.cards import format_key
+
+GUARD_DIR = Path(__file__).resolve().parent / "arena_c"
+
+
+class PlayerApi(PalaceApi):
+    """The course's headers and player.h, and the guard's three functions."""
+
+    def header_text(self, name: str) -> str:
+        return (GUARD_DIR / name).read_text() if name == "palace_guard.h" else super().header_text(name)
+
+
+PLAYER_API = PlayerApi(INCLUDE_DIR, ("PalaceCard.h", "Palace.h", "player.h", "palace_guard.h"))
+
+
+def warm_up() -> None:
+    _warm_up(PLAYER_API)
+
+
+def _written(game: Any, chosen: Any, where: dict[int, int]) -> tuple[str, bool]:
+    """The move ``decideMove`` returned, in the notation, and whether every card it names exists."""
+    action = int(chosen.action)
+    if action == Action.PICK_UP_PILE:
+        return "pickup", True
+    if action == Action.PLAY_FACE_DOWN:
+        return f"blind:{int(chosen.faceDownIndex)}", True
+    count = int(chosen.numCards)
+    if action not in (Action.CHOOSE_FACE_UP, Action.PLAY_CARDS) or not 1 <= count <= len(chosen.cards):
+        return f"<action {action}, {count} cards>", False
+    names = []
+    for k in range(count):
+        card = game.card(chosen.cards[k])
+        if card is None:
+            return f"<a NULL card among {count}>", False
+        index = where.get(card.ident)
+        names.append(format_key((card.rank, card.suit)) + (f"@{index}" if index is not None else ""))
+    return ("up:" if action == Action.CHOOSE_FACE_UP else "") + ",".join(names), True
+
+
+def run(request: dict[str, Any], results: Any) -> None:
+    send = results.send
+    try:
+        lib = PalaceLibrary(request["lib"], PLAYER_API)
+    except LoadError as err:
+        send({"t": "error", "what": "load", "detail": str(err)[:2000]})
+        return
+    if lib.missing:
+        send({"t": "error", "what": "missing", "detail": ", ".join(lib.missing)})
+        return
+    setup = Setup.parse(request["setup"])
+    game = lib.new_game(setup.n_players, setup.ranks, setup.suits, setup.rules)
+    if game is None:
+        send({"t": "error", "what": "null_game", "detail": "the model's newGame returned NULL"})
+        return
+    found = deck_map(game, setup)
+    where = {card.ident: index for index, card in found.items()}
+    for token in request["moves"]:
+        move = resolve(game, MoveSpec.parse(token), setup.n_cards, found.get)
+        if move is None:
+            send({"t": "error", "what": "replay", "detail": f"the model could not replay {token}"})
+            return
+        game.play_move(move)
+    fn, handle = lib.functions, game._handle
+    observer = Observer(game, setup.n_players, setup.n_cards)
+    before = observer.observe()
+    fn["palace_deciding"](1)
+    chosen = fn["decideMove"](handle)
+    fn["palace_deciding"](0)
+    after = observer.observe()
+    move, whole = _written(game, chosen, where)
+    send({"t": "decided", "move": move, "whole": whole, "refused_what": int(fn["palace_refused_what"]()),
+          "changed": before != after})

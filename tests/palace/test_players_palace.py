@@ -1,0 +1,70 @@
+"""Palace at the table: the baselines play legal games, the greedy baseline beats the random one, and a
+student's player.c is built with the model behind the guard, plays legal moves, and forfeits for a call
+C44 forbids, an invalid move or a crash."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from grader.core.arena.match import play_match
+from grader.core.arena.players import BotPlayer
+from grader.core.config import MarkingConfig
+from grader.core.limits import Limits
+from grader.games.fcd18s2 import GAME as FCD
+from grader.games.palace.arena import PalaceArena, StudentPlayer
+
+PLAYERS = Path(__file__).resolve().parents[2] / "fixtures" / "palace" / "players"
+ARENA = PalaceArena()
+
+
+def _limits() -> Limits:
+    """One decideMove's limits: Final Card-Down's defaults (Palace's marking has the same [players])."""
+    return MarkingConfig.load(game=FCD).player_limits
+
+
+def test_greedy_beats_random_and_every_game_is_legal_and_ends() -> None:
+    rng = random.Random(3)
+    wins = {"greedy": 0, "random": 0}
+    for g in range(40):
+        seats = ["greedy", "random"] * 2 if g % 2 == 0 else ["random", "greedy"] * 2
+        players = [BotPlayer(name, ARENA.bots[name], seed=g * 4 + i) for i, name in enumerate(seats)]
+        record = play_match(ARENA, ARENA.random_deck(rng), players, max_moves=3000)
+        assert not record.forfeits and record.winner is not None  # legal moves only, and a winner (C32)
+        wins[record.players[record.winner]] += 1
+    assert wins["greedy"] >= 30, wins  # measured 187 of 200 over more games
+
+
+@pytest.fixture(scope="module")
+def deck() -> object:
+    return ARENA.random_deck(random.Random(11))
+
+
+def _match(folder: str, deck: object) -> object:
+    student = StudentPlayer(PLAYERS / folder, folder, _limits())
+    bots = [BotPlayer(f"greedy{i}", ARENA.bots["greedy"], seed=i) for i in range(3)]
+    try:
+        return play_match(ARENA, deck, [student, *bots], max_moves=400)
+    finally:
+        student.close()
+
+
+def test_a_simple_student_player_plays_a_whole_legal_game(deck: object) -> None:
+    record = _match("simple", deck)
+    assert not record.forfeits, record.forfeits
+    assert record.winner is not None
+    assert record.moves[0].startswith("up:")  # seat 0 chooses first: setup is the player's work too (C45)
+
+
+@pytest.mark.parametrize(("folder", "why"), [
+    ("peeks", "called getFaceDownCard inside decideMove"),
+    ("invalid", "made an invalid move"),
+    ("crashes", "crashed"),
+])
+def test_a_player_that_breaks_the_contract_forfeits_and_says_why(deck: object, folder: str, why: str) -> None:
+    record = _match(folder, deck)
+    assert [f.seat for f in record.forfeits] == [0]
+    assert why in record.forfeits[0].why
+    assert record.winner is not None and record.winner != 0  # the game goes on without it
