@@ -248,16 +248,9 @@ static int runAll(double first, double shortLimit, int hangsMax, int jobs, long 
 """
 
 
-def driver_source(scenarios: Sequence[Scenario], dialect: Dialect | None = None) -> str:
-    """One C program: ``./memdriver N`` replays scenario N, ``./memdriver all ...`` every one (``RUNNER``).
-
-    The scenarios are data (a table of decks and moves) played by one ``replay`` function, so the
-    sanitized build stays small however many scenarios there are.  ``dialect``: the edition's C (2018's)."""
-    d = dialect or FCD18
-    out = ['#define RULE ""', d.prelude(),
-           '#define AT(...) do { fprintf(stderr, "@@ " __VA_ARGS__); fputc(10, stderr); fflush(stderr); } while (0)',
-           d.touch(), STOP,
-           "struct move { action action; value v; color c; suit s; color declared; const char *text; };",
+def fcd_scenario_table(scenarios: Sequence[Scenario], d: Dialect) -> list[str]:
+    """Final Card-Down's scenarios as C data: ``struct move`` rows and the ``SCENARIOS`` table ``REPLAY`` reads."""
+    out = ["struct move { action action; value v; color c; suit s; color declared; const char *text; };",
            "struct scenario { int size; const value *values; const color *colors; const suit *suits;",
            "                  int length; const struct move *moves; };"]
     for i, sc in enumerate(scenarios):
@@ -268,7 +261,19 @@ def driver_source(scenarios: Sequence[Scenario], dialect: Dialect | None = None)
     table = ",\n    ".join(f"{{{len(sc.deck)}, values{i}, colors{i}, suits{i}, {len(sc.moves)}, moves{i}}}"
                           for i, sc in enumerate(scenarios))
     out.append(f"static const struct scenario SCENARIOS[SCENARIO_COUNT + 1] = {{\n    {table}}};")
-    out.extend([REPLAY, RUNNER])
+    return out
+
+
+AT_MACRO = '#define AT(...) do { fprintf(stderr, "@@ " __VA_ARGS__); fputc(10, stderr); fflush(stderr); } while (0)'
+
+
+def driver_source(scenarios: Sequence[Any], dialect: Dialect | None = None) -> str:
+    """One C program: ``./memdriver N`` replays scenario N, ``./memdriver all ...`` every one (``RUNNER``).
+
+    The scenarios are data (the dialect's ``table``) played by one ``replay`` function (the dialect's), so
+    the sanitized build stays small however many scenarios there are.  ``dialect``: the game's C (2018's)."""
+    d = dialect or FCD18
+    out = ['#define RULE ""', d.prelude(), AT_MACRO, d.touch(), STOP, *d.table(scenarios, d), d.replay, RUNNER]
     out.append("int main(int argc, char **argv) {")
     out.append("    if (argc == 8 && strcmp(argv[1], \"all\") == 0) {")
     out.append("        return runAll(atof(argv[2]), atof(argv[3]), atoi(argv[4]), atoi(argv[5]), atol(argv[6]),")
@@ -315,14 +320,18 @@ static void touch(Game game) {
 
 @dataclass(frozen=True)
 class Dialect:
-    """What differs between editions in the driver's C: the helpers it starts with (they include Game.h),
-    ``touch`` (the queries after every move), a deck and a move as data, and the rules the tests cite."""
+    """What differs between games and editions in the driver's C: the helpers it starts with (they include
+    the game's header and declare ``moveNumber``), ``touch`` (the queries after every move), the scenarios
+    as data (``table``) and the ``replay`` function that plays one (Final Card-Down's by default, from a
+    deck and a move as data), and the rules the tests cite."""
 
     prelude: Callable[[], str]
     touch: Callable[[], str]
-    deck_arrays: Callable[..., list[str]]  # as ``c_emit.deck_arrays``
-    move_row: Callable[[Any], str]  # a move -> ``{ACTION, value, colour, suit, declared, "notation"}``
     rules: tuple[str, ...]
+    deck_arrays: Callable[..., list[str]] | None = None  # as ``c_emit.deck_arrays`` (Final Card-Down's table)
+    move_row: Callable[[Any], str] | None = None  # a move -> ``{ACTION, value, colour, suit, declared, "notation"}``
+    table: Callable[[Sequence[Any], Dialect], list[str]] = fcd_scenario_table  # ends with SCENARIO_COUNT, SCENARIOS
+    replay: str = REPLAY  # C: ``static void replay(int i)``, marking every call with AT, ``stop`` when it cannot go on
 
 
 FCD18 = Dialect(prelude=prelude, touch=touch_source, deck_arrays=deck_arrays, move_row=move_row, rules=("R18",))
