@@ -199,3 +199,17 @@ def test_batch_grades_again_what_a_new_marking_changes_and_says_why(tmp_path: Pa
     late = json.loads((out / "reports" / "late" / "result.json").read_text())
     assert (model["submission"], late["submission"]) == ("model", "late")
     assert model["source_hash"] == late["source_hash"]
+
+
+def test_a_broken_archive_gets_a_row_and_a_report_of_its_own(tmp_path: Path) -> None:
+    root = tmp_path / "class"
+    root.mkdir()
+    (root / "broken.zip").write_bytes(b"this is not a zip file")
+    out = tmp_path / "out"
+    assert main(["batch", str(root), "--out", str(out), *FAST]) == 1
+    with (out / "class.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["submission"], r["status"]) for r in rows] == [("broken", "build failed")]
+    report = json.loads((out / "reports" / "broken" / "result.json").read_text())
+    assert "could not unpack broken.zip" in report["build_output"]
+    assert (out / "reports" / "broken" / "report.html").is_file()

@@ -25,6 +25,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from grader.core.batch.executors import DaskCluster, LocalProcesses
 from grader.core.batch.progress import BatchProgress
@@ -97,6 +98,7 @@ def _rewrite_reports(result: SubmissionResult, dest: Path, game: GameSpec) -> No
     result), when they are missing or were another student's (the same sources handed in twice)."""
     from grader.core.cli import write_reports  # noqa: PLC0415 - the one place reports are written
 
+    dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=dest.parent, prefix=f".{dest.name}.w-") as tmp:
         write_reports(result, Path(tmp), game)
         _place_reports({p.relative_to(tmp).as_posix(): p.read_bytes()
@@ -116,6 +118,39 @@ def _judge(job: GradeJob, key: ResultKey, outcome: GradeOutput | BaseException, 
         return result_from_json(outcome.result)
     except (KeyError, TypeError, ValueError) as err:
         return failed_result(job.name, key.source, f"the worker's result does not read back: {err}")
+
+
+def _plan(subs: list[Submission], store: ResultStore, game: GameSpec, out: Path,
+          job_of: Callable[[str, dict[str, bytes]], GradeJob], version: str, marking: str,
+          ) -> tuple[dict[str, SubmissionResult], set[str], list[tuple[GradeJob, ResultKey]], Counter[str]]:
+    """What the store already holds (its reports put back where missing) and what must be graded, and why."""
+    results: dict[str, SubmissionResult] = {}
+    from_store: set[str] = set()
+    to_grade: list[tuple[GradeJob, ResultKey]] = []
+    why: Counter[str] = Counter()
+    for sub in subs:
+        if sub.folder is None:
+            results[sub.name] = _unreadable(sub.name, sub.problem)
+            _rewrite_reports(results[sub.name], out / "reports" / sub.name, game)
+            continue
+        key = ResultKey(source_hash(sub.folder, game), version, marking)
+        stored = store.get(sub.name, key)
+        if stored is not None:
+            results[sub.name] = stored
+            from_store.add(sub.name)
+            store.remember(sub.name, key)
+            if not _reports_current(out / "reports" / sub.name, stored):
+                _rewrite_reports(stored, out / "reports" / sub.name, game)
+            continue
+        why[key.why_new(store.previous(sub.name))] += 1
+        try:
+            files = read_files(sub.folder)
+        except (OSError, ValueError) as err:
+            results[sub.name] = _unreadable(sub.name, f"could not read the submission: {err}")
+            _rewrite_reports(results[sub.name], out / "reports" / sub.name, game)
+            continue
+        to_grade.append((job_of(sub.name, files), key))
+    return results, from_store, to_grade, why
 
 
 def _executor(args: argparse.Namespace, jobs: int, version: str) -> LocalProcesses | DaskCluster:
@@ -142,30 +177,10 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     start = time.monotonic()
 
     subs = [Submission(n, f, p) for n, f, p in discover(args.root, out)]
-    results: dict[str, SubmissionResult] = {}
-    from_store: set[str] = set()
-    to_grade: list[tuple[GradeJob, ResultKey]] = []
-    why = Counter()
-    for sub in subs:
-        if sub.folder is None:
-            results[sub.name] = _unreadable(sub.name, sub.problem)
-            continue
-        key = ResultKey(source_hash(sub.folder, game), version, marking)
-        stored = store.get(sub.name, key)
-        if stored is not None:
-            results[sub.name] = stored
-            from_store.add(sub.name)
-            store.remember(sub.name, key)
-            if not _reports_current(out / "reports" / sub.name, stored):
-                _rewrite_reports(stored, out / "reports" / sub.name, game)
-            continue
-        why[key.why_new(store.previous(sub.name))] += 1
-        try:
-            files = read_files(sub.folder)
-        except (OSError, ValueError) as err:
-            results[sub.name] = _unreadable(sub.name, f"could not read the submission: {err}")
-            continue
-        to_grade.append((GradeJob(sub.name, files, args.game, config_text, options, args.timeout), key))
+    def job_of(name: str, files: dict[str, bytes]) -> GradeJob:
+        return GradeJob(name, files, args.game, config_text, options, args.timeout)
+
+    results, from_store, to_grade, why = _plan(subs, store, game, out, job_of, version, marking)
 
     jobs = args.jobs or os.cpu_count() or 1
     if to_grade and not (args.scheduler or args.local_cluster):
@@ -192,10 +207,11 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
                 for job, outcome in executor.run(job for job, _ in to_grade):
                     key = keys[job.name]
                     result = _judge(job, key, outcome, version)
-                    if result.status != "grader error":
-                        if isinstance(outcome, GradeOutput):
-                            _place_reports(outcome.reports, out / "reports" / job.name)
-                        store.put(job.name, key, result, worker=getattr(outcome, "worker", ""))
+                    if result.status == "grader error" or not isinstance(outcome, GradeOutput):
+                        _rewrite_reports(result, out / "reports" / job.name, game)  # not stored: graded again
+                    else:
+                        _place_reports(outcome.reports, out / "reports" / job.name)
+                        store.put(job.name, key, result, worker=outcome.worker)
                     results[job.name] = result
                     progress.finished(result, cached=False)
     finally:
