@@ -12,7 +12,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from grader.core.gamespec import GameSpec
 
-GAMES = {"fcd18s2": "grader.games.fcd18s2", "fcd17s2": "grader.games.fcd17s2"}  # name -> package
+GAMES = {  # name -> package
+    "fcd18s2": "grader.games.fcd18s2",
+    "fcd17s2": "grader.games.fcd17s2",
+    "palace": "grader.games.palace",
+}
 DEFAULT_GAME = "fcd18s2"
 
 

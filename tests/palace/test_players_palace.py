@@ -5,6 +5,8 @@ C44 forbids, an invalid move or a crash."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,23 @@ def test_a_player_that_breaks_the_contract_forfeits_and_says_why(deck: object, f
     assert [f.seat for f in record.forfeits] == [0]
     assert why in record.forfeits[0].why
     assert record.winner is not None and record.winner != 0  # the game goes on without it
+
+
+def test_a_palace_tournament_prints_standings_with_intervals_and_keeps_every_game(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "grader.core.arena.cli", "--game", "palace", str(PLAYERS / "peeks"),
+                           "greedy", "random", str(PLAYERS / "simple"), "--rounds", "2", "--seed", "1", "--out",
+                           str(tmp_path)], capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 1, done.stderr  # a student's player forfeited
+    lines = done.stdout.splitlines()
+    head = lines.index(next(line for line in lines if line.startswith("player ")))
+    assert "win rate [95% CI]" in lines[head] and "mean place [95% CI]" in lines[head]
+    rows = {line.split()[0]: line.split() for line in lines[head + 1:head + 5]}
+    assert set(rows) == {"peeks", "greedy", "random", "simple"}
+    assert all(row[2] == "8" for row in rows.values())  # 2 decks x 4 rotations of the table
+    assert rows["peeks"][-2] == "8"  # it forfeits every game (C44: getFaceDownCard inside decideMove)
+    assert "8 games in 2 round(s)" in done.stdout
+    games = tmp_path / "games"
+    assert len(list(games.glob("*.json"))) == 8 and len(list(games.glob("*.html"))) == 8  # a page per forfeit
+    page = (games / "1.html").read_text()
+    assert "getFaceDownCard" in page
+    assert "peeks forfeited at step" in done.stdout

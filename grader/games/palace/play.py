@@ -19,6 +19,24 @@ hand has cards, else the face-up row (faceUpCard) -- as the first card of that r
 position first, that the same move has not named already.  A card written with its identity
 (``5H@12``, its deck index: the engine writes one when the zone holds a twin) is the card the deal put
 there (C2), found by reading the deal right after newGame (``deck_map``).
+
+Optional, for the grader's scenarios: ``ask``, a list of ``[step, entries]``.  After the observation of
+that step (before the step's move; step = the number of moves made) each entry is asked of the library
+and one frame ``{"t": "asked", "i": step, "answers": [...], "obs": ...}`` is sent, ``obs`` being a new
+observation taken after the questions (isValidMove must not have changed anything, C46).  An entry is a
+move ``{"action": a, "cards": [...], "count": n, "index": k}`` (cards: a written card -- looked up in the
+mover's zone first, lowest deck index, then anywhere in the game by the deal (``deck_map``) --, ``null``
+for a NULL entry, or an int j for the same pointer as entry j; ``count`` numCards when not
+``len(cards)``; ``index`` faceDownIndex), answered with isValidMove's answer or ``"no_card"``; or the
+string ``"index_ranges"``, answered with, for every Card getter of every seat, whether it gives NULL at
+n = -1, at n = size, and a card at n = size - 1 (``[true, true, true]`` for a correct getter).
+Optional too: ``blind_cards``, a list of ``[i, deck index]``: move i (a ``blind:k``) turns the position
+where getFaceDownCard(current seat, p) is that card of the deal (C38: positions may be renumbered after a
+card is turned), k when it is not found.  ``battery`` (default true): false leaves the isValidMove battery
+out of every observation (its ``valid`` is then ``"skipped"``).  ``recheck`` (default false): after each
+observation the game's counters are read again (``RECHECKED``), and when the battery's isValidMove calls
+changed them (C46) a frame ``{"t": "recheck", "i": step, "counts": ...}`` says what they are now.
+Without these keys the job is as before.
 """
 
 from __future__ import annotations
@@ -38,11 +56,20 @@ from grader.games.palace.observe import (
     FIND_CARD,
     NEW_GAME,
     PLAY_MOVE,
+    SNAKE,
     Observer,
 )
 from reference.palace import HAND_DEAL, TABLE_CARDS, Action, MoveSpec, PlayerMove, Setup
 
-__all__ = ["NEEDED", "OVER", "Event", "deck_map", "max_frames", "resolve", "run", "warm_up"]
+__all__ = ["ASK", "NEEDED", "OVER", "Event", "answer", "deck_map", "max_frames", "resolve", "run", "warm_up"]
+
+ASK = -8  # the call-in-progress probe number of an asked question: (step, ASK, C call, entry, 0)
+RECHECK = -9  # ... of the counters read again after an observation: (step, RECHECK, C call, a, 0)
+RECHECKED = (("phase", "currentPhase", False), ("current_player", "currentPlayer", False),
+             ("current_turn", "currentTurn", False), ("pile_size", "discardPileSize", False),
+             ("draw_pile_size", "drawPileSize", False), ("burnt_count", "burntCount", False),
+             ("hand_counts", "playerCardCount", True), ("face_up_counts", "faceUpCount", True),
+             ("face_down_counts", "faceDownCount", True))  # (observation field, C function, per seat)
 
 NEEDED = ("newGame", "playMove", "isValidMove", "cardRank", "cardSuit", "currentPlayer", "handCardCount",
           "handCard", "faceUpCount", "faceUpCard")  # what playing a move list needs at all
@@ -55,6 +82,8 @@ class Event(Enum):
     MOVED = "moved"
     REFUSED = "refused"
     NO_CARD = "no_card"
+    ASKED = "asked"
+    RECHECK = "recheck"
     DONE = "done"
     ERROR = ERROR_TAG
 
@@ -160,6 +189,136 @@ def deck_map(game: Any, setup: Setup, trace: Trace = _no_trace) -> dict[int, Any
     return out
 
 
+def _ask_card(game: Any, text: str, zone: list[Any], found: dict[int, Any], index_of: dict[int, int],
+              taken: set[int]) -> Any:
+    """A written card of an asked move: that very card (``5H@12``), else the mover's zone first (lowest
+    deck index), then anywhere by the deal (lowest deck index); None when the library has no such card."""
+    ref = MoveSpec.parse(text).cards[0]
+    look = (ref.rank, ref.suit)
+    if ref.ident is not None:
+        card = found.get(ref.ident)
+        return card if card is not None and (int(card.rank), int(card.suit)) == look else None
+    near = [c for c in zone if c is not None and int(c.ident) not in taken and (int(c.rank), int(c.suit)) == look]
+    if near:
+        return min(near, key=lambda c: index_of.get(int(c.ident), len(index_of) + zone.index(c)))
+    return next((found[i] for i in sorted(found) if int(found[i].ident) not in taken
+                 and (int(found[i].rank), int(found[i].suit)) == look), None)
+
+
+def answer(game: Any, entry: Any, cap: int, found: dict[int, Any], n_players: int, trace: Trace = _no_trace,
+           k: int = 0) -> Any:
+    """One asked entry (see the module's docstring): isValidMove's answer, ``"no_card"``, or the index ranges."""
+    if entry == "index_ranges":
+        return _index_ranges(game, cap, n_players, trace, k)
+    action = int(entry.get("action", 0))
+    texts = list(entry.get("cards") or [])
+    zone: list[Any] = []
+    if any(isinstance(t, str) for t in texts):
+        trace(ASK, CALL_IDS["handCardCount"], k, 0)
+        count = _capped(game.hand_card_count(), cap)
+        getter, prefix, cname = game.hand_card, (), "handCard"
+        if action != Action.CHOOSE_FACE_UP and count == 0:
+            trace(ASK, CALL_IDS["currentPlayer"], k, 0)
+            seat = game.current_player()
+            trace(ASK, CALL_IDS["faceUpCount"], k, 0)
+            count = _capped(game.face_up_count(seat), cap)
+            getter, prefix, cname = game.face_up_card, (seat,), "faceUpCard"
+        for n in range(count):
+            trace(ASK, CALL_IDS[cname], k, n)
+            zone.append(getter(*prefix, n))
+    index_of = {int(c.ident): i for i, c in found.items()}
+    taken: set[int] = set()
+    cards: list[Any] = []
+    for t in texts:
+        if t is None:
+            cards.append(None)
+        elif isinstance(t, int) and not isinstance(t, bool):
+            cards.append(cards[t] if 0 <= t < len(cards) else None)
+        else:
+            card = _ask_card(game, str(t), zone, found, index_of, taken)
+            if card is None:
+                return "no_card"
+            taken.add(int(card.ident))
+            cards.append(card)
+    move = PlayerMove(action, tuple(cards), int(entry.get("index", 0) or 0), entry.get("count"))
+    trace(ASK, CALL_IDS["isValidMove"], k, 0)
+    return bool(game.is_valid_move(move))
+
+
+def _index_ranges(game: Any, cap: int, n_players: int, trace: Trace, k: int) -> dict[str, list[bool]]:
+    """C43: for every Card getter (of every seat), [NULL at -1, NULL at size, a card at size - 1 or size 0]."""
+    getters: list[tuple[str, str, tuple[int, ...], str, tuple[int, ...]]] = [
+        ("handCard", "handCard", (), "handCardCount", ()),
+        ("getDiscardPileCard", "getDiscardPileCard", (), "discardPileSize", ()),
+        ("getBurntCard", "getBurntCard", (), "burntCount", ()),
+        ("getDeckCard", "getDeckCard", (), "drawPileSize", ())]
+    for s in range(n_players):
+        getters += [(f"getHandCard({s}, n)", "getHandCard", (s,), "playerCardCount", (s,)),
+                    (f"faceUpCard({s}, n)", "faceUpCard", (s,), "faceUpCount", (s,)),
+                    (f"getFaceDownCard({s}, n)", "getFaceDownCard", (s,), "faceDownCount", (s,))]
+    out: dict[str, list[bool]] = {}
+    for label, cname, prefix, count_c, count_args in getters:
+        get, size_of = getattr(game, SNAKE[cname], None), getattr(game, SNAKE[count_c], None)
+        if get is None or size_of is None:
+            continue
+        trace(ASK, CALL_IDS[count_c], k, count_args[0] if count_args else 0)
+        size = size_of(*count_args)
+        size = size if isinstance(size, int) and 0 <= size <= cap else cap
+        row = []
+        for n in (-1, size):
+            trace(ASK, CALL_IDS[cname], k, n)
+            row.append(get(*prefix, n) is None)
+        if size > 0:
+            trace(ASK, CALL_IDS[cname], k, size - 1)
+            row.append(get(*prefix, size - 1) is not None)
+        else:
+            row.append(True)
+        out[label] = row
+    return out
+
+
+def _blind_by_card(game: Any, move: PlayerMove, card: Any, cap: int, trace: Trace, i: int) -> PlayerMove:
+    """The blind move turning ``card`` (C38): its position in the mover's face-down row now, or ``move``'s."""
+    if card is None or not (hasattr(game, "face_down_count") and hasattr(game, "get_face_down_card")):
+        return move
+    trace(FIND_CARD, CALL_IDS["currentPlayer"], i, 0)
+    seat = game.current_player()
+    trace(FIND_CARD, CALL_IDS["faceDownCount"], i, seat)
+    for p in range(_capped(game.face_down_count(seat), cap)):
+        trace(FIND_CARD, CALL_IDS["getFaceDownCard"], i, p)
+        c = game.get_face_down_card(seat, p)
+        if c is not None and int(c.ident) == int(card.ident):
+            return PlayerMove(Action.PLAY_FACE_DOWN, (), p)
+    return move
+
+
+class _NoBattery(Observer):
+    """An observer that leaves the isValidMove battery out (``battery`` false)."""
+
+    def battery(self, obs: dict[str, Any]) -> Any:
+        return "skipped"
+
+
+def recheck(game: Any, obs: dict[str, Any], n_players: int, trace: Trace = _no_trace, step: int = 0) -> dict[str, Any]:
+    """The counters of ``RECHECKED`` read again, where they now differ from ``obs`` (the battery changed them)."""
+    out: dict[str, Any] = {}
+    for field, cname, per_seat in RECHECKED:
+        fn = getattr(game, SNAKE[cname], None)
+        if fn is None or field not in obs:
+            continue
+        if per_seat:
+            now: Any = []
+            for seat in range(n_players):
+                trace(RECHECK, CALL_IDS[cname], seat, 0)
+                now.append(int(fn(seat)))
+        else:
+            trace(RECHECK, CALL_IDS[cname], 0, 0)
+            now = int(fn())
+        if now != obs[field]:
+            out[field] = now
+    return out
+
+
 def run(request: dict[str, Any], results: Any) -> None:
     """Play one Palace game on the student library; every step is a frame sent to ``results``."""
     send, trace = results.send, results.at
@@ -181,16 +340,39 @@ def run(request: dict[str, Any], results: Any) -> None:
     if game is None:
         send({"t": Event.ERROR.value, "what": "null_game", "detail": "newGame returned NULL"})
         return
-    observer = Observer(game, setup.n_players, size, trace=trace)
-    send({"t": Event.OBS.value, "i": 0, "obs": observer.observe()})
+    observer = (Observer if request.get("battery", True) else _NoBattery)(game, setup.n_players, size, trace=trace)
+    rechecking = bool(request.get("recheck", False))
+
+    def observe(step: int) -> None:
+        obs = observer.observe()
+        send({"t": Event.OBS.value, "i": step, "obs": obs})
+        if rechecking:
+            changed = recheck(game, obs, setup.n_players, trace, step)
+            if changed:
+                send({"t": Event.RECHECK.value, "i": step, "counts": changed})
+
+    observe(0)
+    asks: dict[int, list[Any]] = {int(step): list(entries) for step, entries in request.get("ask") or []}
     by_index: Callable[[int], Any] | None = None
-    if any(ref.ident is not None for spec in specs for ref in spec.cards):
+    found: dict[int, Any] = {}
+    if asks or request.get("blind_cards") or any(ref.ident is not None for spec in specs for ref in spec.cards):
         needs = ("getFaceDownCard", "getDiscardPileCard", "drawPileSize", "getDeckCard", "playerCardCount",
                  "getHandCard")
         found = deck_map(game, setup, trace) if all(lib.has(f) for f in needs) else {}
         by_index = found.get
+
+    def ask(step: int) -> None:
+        if step in asks:
+            answers = [answer(game, entry, size, found, setup.n_players, trace, k)
+                       for k, entry in enumerate(asks[step])]
+            send({"t": Event.ASKED.value, "i": step, "answers": answers, "obs": observer.observe()})
+
+    blind_cards = {int(i): int(index) for i, index in request.get("blind_cards") or []}
+    ask(0)
     for i, spec in enumerate(specs):
         move = resolve(game, spec, size, by_index, trace, i)
+        if move is not None and i in blind_cards:
+            move = _blind_by_card(game, move, found.get(blind_cards[i]), size, trace, i)
         if move is None:
             send({"t": Event.NO_CARD.value, "i": i})
             return
@@ -202,7 +384,8 @@ def run(request: dict[str, Any], results: Any) -> None:
         game.play_move(move)
         send({"t": Event.MOVED.value, "i": i})
         results.step = i + 1
-        send({"t": Event.OBS.value, "i": i + 1, "obs": observer.observe()})
+        observe(i + 1)
+        ask(i + 1)
     if request.get("destroy", True) and hasattr(game, "destroy_game"):
         trace(DESTROY_GAME, CALL_IDS["destroyGame"], 0, 0)
         game.destroy_game()
