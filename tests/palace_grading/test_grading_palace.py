@@ -43,14 +43,16 @@ def _load_table(name: str) -> tuple[Any, ...]:
     return tuple(getattr(module, name.upper()))
 
 
-MUTANTS = {m.name: m for m in _load_table("mutants") if m.caught_by != "memory"}
+ALL_MUTANTS = {m.name: m for m in _load_table("mutants")}
+MUTANTS = {name: m for name, m in ALL_MUTANTS.items() if m.caught_by != "memory"}
+MEMORY_MUTANTS = sorted(name for name, m in ALL_MUTANTS.items() if m.caught_by == "memory")
 READINGS = sorted(r.name for r in _load_table("readings"))
 SCENARIOS = GAME.load_scenarios()
 
 
-def _summary(folder: str, random_games: int) -> dict[str, Any]:
+def _summary(folder: str, random_games: int, memory: bool) -> dict[str, Any]:
     """What the tests below need of one grading (plain data: it crosses a process boundary)."""
-    result = grade(Path(folder), game=GAME, random_games=random_games, memory=False, own_tests=False)
+    result = grade(Path(folder), game=GAME, random_games=random_games, memory=memory, own_tests=False)
     return {"score": result.score, "max": result.max_score, "status": result.status,
             "groups": {g.group: (g.marks, g.max_marks) for g in result.groups},
             "tests": [{"id": t.id, "group": t.group, "verdict": t.verdict.value, "charged_to": t.charged_to,
@@ -60,12 +62,13 @@ def _summary(folder: str, random_games: int) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def graded() -> dict[str, dict[str, Any]]:
     """Every folder of the fixtures, graded once: "model", "readings/<name>", "mutants/<name>"."""
-    jobs = [("model", str(MODEL), RANDOM_GAMES["model"])]
-    jobs += [(f"readings/{n}", str(SUBMISSIONS / "readings" / n), RANDOM_GAMES["readings"]) for n in READINGS]
-    jobs += [(f"mutants/{n}", str(SUBMISSIONS / "mutants" / n), RANDOM_GAMES["mutants"]) for n in MUTANTS]
+    jobs = [("model", str(MODEL), RANDOM_GAMES["model"], True)]  # the memory stage where it can cost marks
+    jobs += [(f"readings/{n}", str(SUBMISSIONS / "readings" / n), RANDOM_GAMES["readings"], True) for n in READINGS]
+    jobs += [(f"mutants/{n}", str(SUBMISSIONS / "mutants" / n), RANDOM_GAMES["mutants"], n in MEMORY_MUTANTS)
+             for n in ALL_MUTANTS]
     with ProcessPoolExecutor(max_workers=2) as pool:
-        found = list(pool.map(_summary, [j[1] for j in jobs], [j[2] for j in jobs]))
-    return {name: summary for (name, _f, _n), summary in zip(jobs, found)}
+        found = list(pool.map(_summary, *zip(*[j[1:] for j in jobs])))
+    return {job[0]: summary for job, summary in zip(jobs, found)}
 
 
 def _failures(summary: dict[str, Any]) -> list[str]:
@@ -104,6 +107,16 @@ def test_every_mutant_loses_marks_and_at_most_2_outside_its_rules(name: str,
     assert not [t for t in summary["tests"] if t["verdict"] == "grader error"], _failures(summary)
 
 
+@pytest.mark.parametrize("name", MEMORY_MUTANTS)
+def test_a_memory_bug_costs_the_memory_marks(name: str, graded: dict[str, dict[str, Any]]) -> None:
+    """destroyGame leaking the burnt cards, or a use after free: caught by the sanitizers (I11)."""
+    summary = graded[f"mutants/{name}"]
+    marks, most = summary["groups"]["memory"]
+    assert most == 10 and marks <= 5, _failures(summary)
+    failed = {t["id"] for t in summary["tests"] if t["group"] == "memory" and t["verdict"] != "passed"}
+    assert failed == {"memory/no_leaks" if name == "destroy_leaks_burnt" else "memory/no_memory_errors"}
+
+
 def test_fcd_grade_game_palace_grades_and_reports(tmp_path: Path) -> None:
     """``fcd-grade --game palace DIR --out OUT``: the model, its reports, exit code 0."""
     from grader.core.cli import main  # noqa: PLC0415
@@ -113,7 +126,7 @@ def test_fcd_grade_game_palace_grades_and_reports(tmp_path: Path) -> None:
                  "--no-tests", "--quiet"])
     assert code == 0
     result = json.loads((out / "result.json").read_text())
-    assert (result["score"], result["max_score"], result["game"]) == (100.0, 100.0, "Palace")
+    assert (result["score"], result["max_score"], result["game"]) == (90.0, 90.0, "Palace")  # no memory stage
     assert (out / "report.html").is_file() and (out / "junit.xml").is_file() and (out / "results.json").is_file()
 
 
