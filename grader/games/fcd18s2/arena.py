@@ -113,28 +113,10 @@ class StudentPlayer:
         if self.client is None:
             return Decision(None, f"could not play: {self.problem}")
         deck = [list(k) for k in Deck.parse(table.deck).keys]
-        try:
-            report = self.client.run({"deck": deck, "moves": list(table.moves)}, self.limits, 4)
-        except WorkerLost as lost:
-            return Decision(None, f"its decideMove broke the sandbox's worker ({lost})")
-        decided = [f for f in report.frames if f.get("t") == "decided"]
-        judged = classify(report, over=bool(decided))
-        notes = (f"printed {len(report.stdout)} bytes in decideMove",) if report.stdout else ()
-        if judged is not None and judged[0] is Verdict.OUTPUT:
-            return Decision(None, f"printed more than {self.limits.output_kb} KiB in one decideMove", notes)
-        if judged is not None and judged[0] is not Verdict.PASSED:
-            return Decision(None, f"{judged[0].value}: {judged[1]}", notes)
-        if not decided:
-            return Decision(None, "decideMove gave no answer", notes)
-        answer = decided[0]
-        refused = int(answer.get("refused_what", 0))
-        if refused:
-            calls = ", ".join(name for bit, name in REFUSED.items() if refused & bit)
-            return Decision(None, f"called {calls} inside decideMove (refused: a player may only look at the game)",
-                            notes)
-        if answer.get("changed"):
-            return Decision(None, "changed the game inside decideMove (what the API shows was not the same after)",
-                            notes)
+        answer, forfeit, notes = ask_player(self.client, {"deck": deck, "moves": list(table.moves)}, self.limits,
+                                            REFUSED, "refused: a player may only look at the game")
+        if answer is None:
+            return forfeit
         looked = int(answer.get("other_hands", 0))
         if looked and self.other_hands == "forbidden":
             return Decision(None, f"looked at other players' hands ({looked} getHandCard calls), which this course "
@@ -155,6 +137,36 @@ class StudentPlayer:
             self.close()
         except Exception:  # noqa: BLE001, S110 - at interpreter exit, nothing more to do
             pass
+
+
+def ask_player(client: WorkerClient, request: dict[str, Any], limits: Limits, refused_names: dict[int, str],
+               refusal: str) -> tuple[dict[str, Any] | None, Decision | None, tuple[str, ...]]:
+    """One decideMove of a student's player, in a fresh sandboxed child (every game's ``decide`` job):
+    its answer frame, or the forfeit it earned (it crashed, hung, printed too much, gave no answer,
+    called a function the guard refuses -- ``refused_names``, by the guard's bits, ``refusal`` says why
+    not --, or changed the game), and the notes on what else it did."""
+    try:
+        report = client.run(request, limits, 4)
+    except WorkerLost as lost:
+        return None, Decision(None, f"its decideMove broke the sandbox's worker ({lost})"), ()
+    decided = [f for f in report.frames if f.get("t") == "decided"]
+    judged = classify(report, over=bool(decided))
+    notes = (f"printed {len(report.stdout)} bytes in decideMove",) if report.stdout else ()
+    if judged is not None and judged[0] is Verdict.OUTPUT:
+        return None, Decision(None, f"printed more than {limits.output_kb} KiB in one decideMove", notes), notes
+    if judged is not None and judged[0] is not Verdict.PASSED:
+        return None, Decision(None, f"{judged[0].value}: {judged[1]}", notes), notes
+    if not decided:
+        return None, Decision(None, "decideMove gave no answer", notes), notes
+    answer = decided[0]
+    refused = int(answer.get("refused_what", 0))
+    if refused:
+        calls = ", ".join(name for bit, name in refused_names.items() if refused & bit)
+        return None, Decision(None, f"called {calls} inside decideMove ({refusal})", notes), notes
+    if answer.get("changed"):
+        return None, Decision(None, "changed the game inside decideMove (what the API shows was not the same "
+                              "after)", notes), notes
+    return answer, None, notes
 
 
 def build_player(folder: Path, work: Path, *, headers: Sequence[Path], model: Path, support: Sequence[Path],

@@ -22,11 +22,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from grader.core.arena.players import Decision, Table
-from grader.core.classify import classify
 from grader.core.limits import Limits
-from grader.core.results import Verdict
-from grader.core.worker_client import WorkerClient, WorkerLost
-from grader.games.fcd18s2.arena import build_player
+from grader.core.worker_client import WorkerClient
+from grader.games.fcd18s2.arena import ask_player, build_player
 from grader.games.palace.bots import BOTS
 from grader.games.palace.interface import INCLUDE_DIR
 from reference.palace import Action, Game, IllegalMoveError, NotationError, PlayerMove, Rank, Setup, standard_deck
@@ -135,28 +133,11 @@ class StudentPlayer:
     def decide(self, state: Game, legal: Sequence[str], table: Table) -> Decision:
         if self.client is None:
             return Decision(None, f"could not play: {self.problem}")
-        try:
-            report = self.client.run({"setup": table.deck, "moves": list(table.moves)}, self.limits, 4)
-        except WorkerLost as lost:
-            return Decision(None, f"its decideMove broke the sandbox's worker ({lost})")
-        decided = [f for f in report.frames if f.get("t") == "decided"]
-        judged = classify(report, over=bool(decided))
-        notes = (f"printed {len(report.stdout)} bytes in decideMove",) if report.stdout else ()
-        if judged is not None and judged[0] is Verdict.OUTPUT:
-            return Decision(None, f"printed more than {self.limits.output_kb} KiB in one decideMove", notes)
-        if judged is not None and judged[0] is not Verdict.PASSED:
-            return Decision(None, f"{judged[0].value}: {judged[1]}", notes)
-        if not decided:
-            return Decision(None, "decideMove gave no answer", notes)
-        answer = decided[0]
-        refused = int(answer.get("refused_what", 0))
-        if refused:
-            calls = ", ".join(name for bit, name in REFUSED.items() if refused & bit)
-            return Decision(None, f"called {calls} inside decideMove (refused: a player may only look at the game "
-                            "through the player-callable functions, C44)", notes)
-        if answer.get("changed"):
-            return Decision(None, "changed the game inside decideMove (what the API shows was not the same after)",
-                            notes)
+        answer, forfeit, notes = ask_player(
+            self.client, {"setup": table.deck, "moves": list(table.moves)}, self.limits, REFUSED,
+            "refused: a player may only look at the game through the player-callable functions, C44")
+        if answer is None:
+            return forfeit
         written = str(answer.get("move", ""))[:80]
         try:
             move = state.resolve(written) if answer.get("whole") else None
