@@ -48,8 +48,8 @@ def _later_stages(*args: Any, **kwargs: Any) -> Any:
 
 
 def _write_repros(result: Any, folder: Path) -> dict[str, str]:
-    """The C repro programs of a result's failed scenarios (``grader.games.palace.session.write_repros``)."""
-    from grader.games.palace.session import write_repros  # noqa: PLC0415
+    """The C repro programs of a result's failed scenarios (``grader.games.palace.repro.write_repros``)."""
+    from grader.games.palace.repro import write_repros  # noqa: PLC0415
 
     return write_repros(result, folder)
 
