@@ -162,5 +162,7 @@ def mark(tests: list[TestResult], config: MarkingConfig) -> list[GroupMarks]:
             marks = max_marks if passed_w == total_w else 0.0
         else:
             marks = max_marks * passed_w / total_w
-        out.append(GroupMarks(name, sum(1 for t in ts if t.passed), len(ts), round(marks, 2), max_marks))
+        out.append(GroupMarks(name, sum(1 for t in ts if t.passed), len(ts), round(marks, 2), max_marks,
+                              not_shown=sum(1 for t in ts if t.verdict is Verdict.NOT_SHOWN),
+                              failed=sum(1 for t in ts if t.verdict.family == "fail")))
     return out

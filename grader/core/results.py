@@ -43,7 +43,7 @@ class Verdict(Enum):
     PROTOCOL = "unreadable result"
     WORKER_LOST = "worker lost"
     NOT_RUN = "not run"
-    INCONCLUSIVE = "inconclusive"  # stopped by a difference another test owns: not held against the student
+    NOT_SHOWN = "not shown"  # its rule could not be seen, hidden by a difference another test owns: no charge, no pay
     ERROR = "grader error"
 
     @property
@@ -53,9 +53,9 @@ class Verdict(Enum):
     @property
     def family(self) -> str:
         """pass / fail / skip / error, for JUnit and summaries."""
-        if self in (Verdict.PASSED, Verdict.INCONCLUSIVE):
+        if self is Verdict.PASSED:
             return "pass"
-        if self is Verdict.NOT_RUN:
+        if self in (Verdict.NOT_RUN, Verdict.NOT_SHOWN):
             return "skip"
         if self is Verdict.ERROR:
             return "error"
@@ -80,8 +80,8 @@ class TestResult:
     deck: str = ""  # the game played, in card notation (for C repro programs)
     moves: str = ""
     failed_after: int | None = None  # moves made when the failure showed (for shortening a game)
-    earned: float = 1.0  # the share of its weight a passed test earns (memory: replays that ran to the end)
-    charged_to: str = ""  # a failure already charged by this other test: it costs no second deduction
+    earned: float = 1.0  # the share of its weight earned: the part of its rule seen to hold (PASSED, NOT_SHOWN)
+    charged_to: str = ""  # what hid this test's rule, already charged by this other test (no second deduction)
     rule_family: str = ""  # the family of what differed (grader.games.fcd18s2.observations.FAMILIES)
     failed_on: str = ""  # the observation (or probe) the test failed on
     skipped_probes: list[str] = field(default_factory=list)  # probes left out because they crashed or hung
@@ -94,13 +94,15 @@ class TestResult:
 
     @property
     def earns_marks(self) -> float:
-        """The share of this test's weight that counts towards the marks: all of it when it passed,
-        was inconclusive (stopped by a difference another test owns) or failed on something already
-        charged to another test; a part of it when it passed in part (the memory stage); else none.
-        A grader error earns nothing yet: the mark is provisional and the exit code says regrade."""
-        if self.verdict in (Verdict.PASSED, Verdict.INCONCLUSIVE):
-            return self.earned
-        return 1.0 if self.charged_to and self.verdict is not Verdict.ERROR else 0.0
+        """The share of this test's weight that counts towards the marks: what was seen to hold.
+
+        A mark is earned by evidence: a passed test earns ``earned`` (all of it, or the part of its rule
+        that was judged and agreed); a test whose rule was hidden at some of its steps by a difference
+        another test owns (NOT_SHOWN) earns the part that was seen, often none; a failure earns nothing,
+        and so does a grader error (provisional: the exit code says regrade)."""
+        if self.verdict in (Verdict.PASSED, Verdict.NOT_SHOWN):
+            return max(0.0, min(1.0, self.earned))
+        return 0.0
 
     @property
     def mark_group(self) -> str:
@@ -120,6 +122,8 @@ class GroupMarks:
     total: int
     marks: float
     max_marks: float
+    not_shown: int = 0  # tests whose rule a difference owned elsewhere hid (neither charged nor paid)
+    failed: int = 0  # tests the submission failed (wrong, crashed, timed out, ...)
 
 
 @dataclass

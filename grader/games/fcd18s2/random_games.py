@@ -112,7 +112,7 @@ def run_random_games(session: Any, total: int, profile: str = "grading") -> list
         for game in generated_games(family, per, profile, edition):
             played += 1
             result = session.run_game(f"random/{family.name}", "", (), game.deck, game.moves, kind="random")
-            if not result.passed and result.verdict is not Verdict.INCONCLUSIVE:
+            if not result.passed and result.verdict is not Verdict.NOT_SHOWN:
                 rf = result.rule_family or "crashes"
                 failing[rf] = failing.get(rf, 0) + 1
                 if rf not in shortest or _cost(result, game) < _cost(shortest[rf][1], shortest[rf][0]):

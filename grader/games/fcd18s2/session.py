@@ -190,7 +190,7 @@ class FcdSession(SubmissionSession):
             base.message = f"{rule}{what}\n{_where(deck, moves, steps, call, edition)}{after_cut}"
             return base
         if cmp.inconclusive:
-            base.verdict = Verdict.INCONCLUSIVE
+            base.verdict = Verdict.NOT_SHOWN
             base.message = ("This test could not check its own rule all the way, because of a difference that "
                             "another test judges (it is not counted twice):\n  " + "\n  ".join(cmp.inconclusive))
             return base

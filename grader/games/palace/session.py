@@ -1097,7 +1097,7 @@ class PalaceSession(SubmissionSession):
         if departure is not None and not (departure.owners & set(s.rules)) and (
                 departure.step < expect.after or departure.step == expect.after
                 and not _asserts(s, expect.after, departure.key)):
-            base.verdict = Verdict.INCONCLUSIVE
+            base.verdict, base.earned = Verdict.NOT_SHOWN, 0.0  # nothing of its rule was seen
             base.failed_after = departure.step
             base.message = (f"{rule}This test could not check its own rule, because your game went another way "
                             "earlier, in something another test judges (it is not counted twice):\n    "
@@ -1107,7 +1107,7 @@ class PalaceSession(SubmissionSession):
         if mismatches:
             owners = [mismatch_owners(s, expect.after, m) for m in mismatches]
             if all(o is not None and not (o & set(s.rules)) for o in owners):
-                base.verdict = Verdict.INCONCLUSIVE
+                base.verdict, base.earned = Verdict.NOT_SHOWN, 0.0  # nothing of its rule was seen
                 base.failed_after = expect.after
                 found_wrong = "\n    ".join(f"{after_words(expect.after)}: {m.line()} -- the business of "
                                               f"{', '.join(sort_rules(o or ()))}" for m, o in zip(mismatches, owners))
