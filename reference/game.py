@@ -51,7 +51,7 @@ class Game:
     __slots__ = (
         "_deck", "_hands", "_draw", "_discard", "_discard_turns", "_turn", "_player",
         "_moves", "_drawn", "_played", "_active_twos", "_declared", "_skip_next",
-        "_previous_player", "_winner", "_recycles", "_top_survived_recycle",
+        "_previous_player", "_winner", "_recycles", "_top_survived_recycle", "eager_recycling",
     )
 
     def __init__(self, deck: Deck) -> None:
@@ -77,6 +77,9 @@ class Game:
         self._winner = NOT_FINISHED
         self._recycles = 0
         self._top_survived_recycle = False
+        # A22's other reading, for following a submission that takes it: recycle as soon as a draw
+        # empties the draw pile.  The reference rules recycle lazily (False).
+        self.eager_recycling = False
         first = cards[DEALT].value
         if first == Value.DRAW_TWO:  # R10, A12
             self._active_twos = 1
@@ -344,6 +347,8 @@ class Game:
             self._recycle()
         self._hands[self._player].append(self._draw.pop())
         self._drawn += 1
+        if self.eager_recycling and not self._draw and len(self._discard) > 1:
+            self._recycle()  # A22 (b)
 
     def _recycle(self) -> None:
         """R11, A21, A22: lazily, keep the top; the oldest discard is drawn first."""

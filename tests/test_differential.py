@@ -125,7 +125,7 @@ def test_a_difference_outside_the_focus_is_a_note_naming_its_owner() -> None:
         obs["points"] = [p + 1 for p in obs["points"]]  # points wrong everywhere (R14)
     assert not compare(MOVES, ref, got).passed  # a test of everything fails
     result = compare(MOVES, ref, got, focus=SKIP_FOCUS, owners=OWNERS)
-    assert result.passed and not result.inconclusive
+    assert result.passed and not result.not_shown and result.hidden == 0 and result.agreed > 0
     assert sum("playerPoints" in n for n in result.notes) == 1  # said once, not after every move
     assert any("queries/points_count_hex_values" in n for n in result.notes)
 
@@ -144,13 +144,52 @@ def test_an_observation_that_differed_is_then_judged_on_what_each_move_changed()
     assert "expected: +0" in result.divergence.describe() and "got:      +2" in result.divergence.describe()
 
 
-def test_a_move_refused_outside_the_focus_makes_the_test_inconclusive_not_failed() -> None:
+def test_a_move_refused_outside_the_focus_is_made_anyway_and_what_agrees_after_it_is_evidence_A28() -> None:
     ref, got = traces()
     got[5]["valid_play"]["3RH"] = False  # player 2 refuses 3RH, which matches the red 2 on top (R5)
     events = [{"t": "refused", "i": 5}]
-    got = got[:6]
     result = compare(MOVES, ref, got, events, focus=SKIP_FOCUS, owners=OWNERS)
-    assert result.passed and result.inconclusive and "refused move 6 (3RH)" in result.inconclusive[0]
+    assert result.passed and result.forced_at == 5 and "refused move 6 (3RH)" in result.not_shown[0]
+    # Every move of the game judges the skip test's rule (whose turn it is; R8 does not judge the deal):
+    # all 7 agreed, nothing hidden.
+    assert (result.agreed, result.hidden) == (7, 0)
+
+
+def test_after_a_forced_move_a_difference_is_never_charged_but_hidden_A28() -> None:
+    ref, got = traces()
+    got[5]["valid_play"]["3RH"] = False
+    for obs in got[6:]:
+        obs["current_player"] = (obs["current_player"] + 1) % 4  # the forced move left the game elsewhere
+    result = compare(MOVES, ref, got, [{"t": "refused", "i": 5}], focus=SKIP_FOCUS, owners=OWNERS)
+    assert result.passed  # not charged: playMove of a move the submission called invalid is undefined
+    # R8 judges three observations after a move (currentPlayer, currentTurn, getPreviousTurnPlayer): after
+    # move 6 one of the three is hidden; after move 7 currentPlayer, having differed, is judged on what the
+    # move changed (one seat on, as the reference): seen.
+    assert result.hidden == 1 / 3 and result.agreed == 7 - 1 / 3
+
+
+def test_a_game_that_stops_for_want_of_a_card_hides_the_rest_of_the_rule() -> None:
+    ref, got = traces()
+    result = compare(MOVES, ref, got[:6], [{"t": "no_card", "i": 5}], focus=SKIP_FOCUS, owners=OWNERS)
+    assert result.passed and (result.agreed, result.hidden) == (5, 2)  # moves 1-5 seen, 6-7 never made
+
+
+def test_a_winner_at_move_0_hides_only_the_answers_it_explains_A29() -> None:
+    """The submission says the game is won right after newGame (owned by the end tests); its isValidMove
+    answers are still judged on the reference's state: FALSE is what its own game-over state says
+    (hidden), TRUE for a card that does not match is a second bug, charged."""
+    ref, got = traces()
+    valid = Focus({"valid_play": ("R5",)}, {"valid_play": ("R5",)})
+    got[0]["winner"] = 0
+    got[0]["valid_play"] = {label: False for label in got[0]["valid_play"]}
+    result = compare(MOVES, ref, got, focus=valid, owners=OWNERS)
+    # Move 0's battery has two answers: 2RH (TRUE: red on the red 4RH, R5), hidden by the claimed end, and
+    # 5GC (FALSE, as the reference says), agreed: half of move 0 is hidden; moves 1-7 agree.
+    assert result.passed and result.hidden == 0.5 and result.agreed == 7.5
+    assert "gameWinner() differed before" in result.not_shown[0]
+    got[0]["valid_play"]["5GC"] = True  # 5GC matches neither the 4RH on top nor red: wrong in every state
+    result = compare(MOVES, ref, got, focus=valid, owners=OWNERS)
+    assert not result.passed and (result.divergence.step, result.divergence.label) == (0, "5GC")
 
 
 def test_failure_message_names_rule_moves_expected_and_got() -> None:

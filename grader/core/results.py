@@ -85,6 +85,10 @@ class TestResult:
     rule_family: str = ""  # the family of what differed (grader.games.fcd18s2.observations.FAMILIES)
     failed_on: str = ""  # the observation (or probe) the test failed on
     skipped_probes: list[str] = field(default_factory=list)  # probes left out because they crashed or hung
+    # The moves made before the submission's game stopped (a crash, a hang, a card not in the hand); None: every
+    # move.  ``forced_at``: the first move its own isValidMove refused, made anyway; nothing from it on is charged.
+    played_moves: int | None = None
+    forced_at: int | None = None
     # What differed, for the replay: {"step", "what", "expected", "got"} (step 0: after newGame)
     difference: dict[str, Any] | None = None
 
@@ -102,7 +106,9 @@ class TestResult:
         and so does a grader error (provisional: the exit code says regrade)."""
         if self.verdict in (Verdict.PASSED, Verdict.NOT_SHOWN):
             return max(0.0, min(1.0, self.earned))
-        return 0.0
+        # A failure a game excuses as another test's (Palace, until its random games judge rule families one
+        # by one, as Final Card-Down's do): not charged twice.  Final Card-Down judges around instead.
+        return 1.0 if self.charged_to and self.verdict.family == "fail" else 0.0
 
     @property
     def mark_group(self) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from grader.games.fcd18s2.focus import EVERYTHING, Focus, validity_field
 from grader.games.fcd18s2.observations import TABLE, Table
@@ -21,6 +21,7 @@ from grader.games.fcd18s2.play import Event
 from grader.games.fcd18s2.reference_trace import Step
 from grader.games.fcd18s2.schema import valid_observation
 from reference.cards import COLOR_LETTERS, COLOR_NAMES
+from reference.game import NOT_FINISHED
 from reference.rulings import EVERY_OBSERVATION
 
 
@@ -55,16 +56,31 @@ class Divergence:
 
 @dataclass
 class Comparison:
+    """What one test saw of its rule: the difference it holds against the submission (if any), and the
+    evidence -- the steps where its rule was judged and agreed, and those where a difference owned
+    by another test hid it (neither charged nor paid)."""
+
     divergence: Divergence | None
     identity_problem: str | None = None
     notes: list[str] = field(default_factory=list)
     compared_steps: int = 0
     cut_at: int | None = None  # step after which readings differ and comparing stops
-    inconclusive: list[str] = field(default_factory=list)  # why this test could not judge all of its rule
+    not_shown: list[str] = field(default_factory=list)  # why this test could not see all of its rule
+    agreed: float = 0.0  # steps where the test's rule was judged and held (evidence), a step's part for a part
+    hidden: float = 0.0  # steps where its rule was hidden by a difference another test owns
+    forced_at: int | None = None  # the first move the submission refused and the grader made anyway (A28)
+    lenient_forced: bool = False  # ... a refusal the rules allow (a reading): what follows is judged where it agrees
+    judges_nothing: bool = False  # no observation is this test's at any step: the game running is its evidence
 
     @property
     def passed(self) -> bool:
         return self.divergence is None and self.identity_problem is None
+
+    @property
+    def seen(self) -> float:
+        """The share of the steps that judge this test's rule where it was seen to hold."""
+        judged = self.agreed + self.hidden
+        return self.agreed / judged if judged else 0.0
 
 
 def answer_call(name: str, label: str) -> str:
@@ -119,8 +135,11 @@ class _StepJudge:
         self.by_name = table.by_name
         self.tainted: set[str] = set()  # observations that have differed (outside the focus, or leniently)
         self.notes: list[str] = []
-        self.inconclusive: list[str] = []
+        self.not_shown: list[str] = []
         self._noted: set[str] = set()
+        self.hidden_here: Counter[str] = Counter()  # this step: how much of each observation was hidden
+        self.forced: int | None = None  # after this move, made though the submission refused it, nothing is charged
+        self.forced_lenient = False  # ... and the refusal was a reading the rules allow (nothing hidden either)
 
     def owner(self, name: str, k: int) -> str:
         test = self.owners.get((name, k > 0))
@@ -139,21 +158,71 @@ class _StepJudge:
         self.notes.append(f"{where}: {call} differs ({_brief(d.expected)} expected, {_brief(d.got)} got); "
                           f"{why or 'not the rule of this test'}: {self.owner(name, k)}")
 
+    def _hide(self, k: int, name: str, why: str) -> None:
+        """This test's rule, at step ``k``, could not be seen: neither charged nor paid (an answer of a
+        battery is one part of it; any other observation is one part)."""
+        self.hidden_here[name] += 1
+        if len(self.not_shown) < 8:
+            self.not_shown.append(f"after move {k}: {self.by_name[name].call} {why}")
+
+    def causes(self, k: int, name: str, d: Divergence) -> list[str]:
+        """The earlier differences (owned elsewhere) that may explain this one, judged on the reference's
+        state and on what the submission claims: a card held in both hands is answered whatever else the
+        hands hold; a game the submission claims is over explains only a FALSE (A29)."""
+        causes = [c for c in self.table.depends_on.get(name, ()) if c in self.tainted]
+        if name in self.table.validity:
+            if d.label and name == "valid_play":  # the card is in both hands: the rest of the hand is no cause
+                causes = [c for c in causes if c not in ("hand", "hands")]
+            if "winner" in causes and not (d.got is False and self._claims_over(k)):
+                causes.remove("winner")
+        return causes
+
+    def _claims_over(self, k: int) -> bool:
+        """Does the submission say the game is over where the reference plays on?"""
+        return _claims_over(self.ref[k], self.got[k])
+
     def judge(self, k: int, name: str, d: Divergence) -> Divergence | None:
-        """The divergence if this test holds it against the submission, else None (noted)."""
+        """The divergence if this test holds it against the submission, else None (noted, or hidden)."""
         by_name = self.by_name
         label = d.label if by_name[name].shape == "answers" else ""
-        causes = [c for c in self.table.depends_on.get(name, ()) if c in self.tainted]
+        covered = self.focus.covers(name, k, self.ref[k].obs, label)
+        causes = self.causes(k, name, d)
         if causes:
             self._outside(k, name, d, f"it follows from {by_name[causes[0]].call}, which differed before")
-            if self.focus.covers(name, k, self.ref[k].obs, label):
-                self.inconclusive.append(f"after move {k}: {by_name[name].call} could not be judged because "
-                                         f"{by_name[causes[0]].call} differed before ({self.owner(causes[0], k)})")
+            if covered:
+                self._hide(k, name, f"could not be judged because {by_name[causes[0]].call} differed before "
+                                    f"({self.owner(causes[0], k)})")
             return None
-        if self.focus.covers(name, k, self.ref[k].obs, label):
+        if covered and self.forced is not None and k > self.forced:
+            if name not in self.table.validity:
+                self.tainted.add(name)
+            if not self.forced_lenient:
+                self._hide(k, name, f"could not be judged: move {self.forced + 1} was made although your "
+                                    f"isValidMove() refused it, so what your game did after it is undefined (A28)")
+            return None
+        if covered:
             return d
         self._outside(k, name, d)
         return None
+
+    def covered(self, k: int) -> dict[str, int]:
+        """What this test judges at step ``k``: the observations its focus covers there, each with its parts
+        (an isValidMove battery: one part per answer the focus covers; anything else: one)."""
+        obs, out = self.ref[k].obs, {}
+        for name, value in obs.items():
+            if name not in self.by_name:
+                continue
+            if self.by_name[name].shape == "answers" and isinstance(value, dict):
+                if n := sum(1 for label in value if self.focus.covers(name, k, obs, label)):
+                    out[name] = n
+            elif self.focus.covers(name, k, obs):
+                out[name] = 1
+        if k > 0 and self.focus.covers("identity", k, obs):
+            out["identity"] = 1
+        return out
+
+    def covers_any(self, k: int) -> bool:
+        return bool(self.covered(k))
 
     def _accepted(self, k: int, what: str, why: tuple[str, ...], text: str) -> None:
         """A difference a LENIENT ruling accepts: a note, once per observation where a ruling leaves every
@@ -178,6 +247,8 @@ class _StepJudge:
     def step(self, k: int) -> Divergence | None:
         exp, len_, obs = self.ref[k].obs, self.ref[k].lenient, self.got[k]
         by_name = self.by_name
+        # What agrees again at this step explains nothing here, whichever order the observations are judged in.
+        self.tainted -= {n for n in self.tainted if n in exp and n in obs and _same(self.table, n, exp[n], obs[n])}
         for name in self.table.order:
             if name not in exp:
                 continue
@@ -216,7 +287,9 @@ class _StepJudge:
                 self._accepted(k, name, len_.why(name), f"{by_name[name].call} differs ({_brief(e)} vs {_brief(g)})")
                 continue
             piles = set(self.table.piles)
-            if k > 0 and (name in self.tainted or (name in self.table.follow_the_piles and self.tainted & piles)):
+            seated = by_name[name].change in _PER_SEAT and "current_player" in self.tainted
+            if k > 0 and (name in self.tainted or (name in self.table.follow_the_piles and self.tainted & piles)
+                          or seated):
                 change = _change(self.table, name, self.ref[k - 1].obs, exp, self.got[k - 1], obs, self.tainted)
                 if change is None:
                     self.tainted.add(name)  # it differed before; this move changed it as it should
@@ -234,8 +307,8 @@ def _brief(v: Any) -> str:
                                                    for t in v):
         return history_text(v)  # a history: two turns of moves
     if isinstance(v, list) and v and isinstance(v[0], list):
-        if v and isinstance(v[0][0], list):  # hands
-            return "other hands"
+        if any(isinstance(h, list) and h and isinstance(h[0], list) for h in v) or any(h == [] for h in v):
+            return "other hands"  # four hands (some may be empty)
         return " ".join(_keys(v)) if len(v) < 12 else f"{len(v)} cards"
     return _show(v)
 
@@ -292,6 +365,13 @@ def _change(table: Table, name: str, ep: dict[str, Any], en: dict[str, Any], gp:
                     "unchanged" if _same(table, name, g0, g1) else f"becomes {show(g1)}")
     if kind == "flag":
         return diff("changed" if e0 != e1 else "unchanged", "changed" if g0 != g1 else "unchanged")
+    if kind in _PER_SEAT and "current_player" in tainted and isinstance(g0, list) and isinstance(g1, list):
+        if kind == "per_player" and o.follows_the_piles and faces_unknown:
+            return None
+        # Whose turn it is differed before (another test owns that): the move changed some player's hand as
+        # the reference's changed its player's -- compare the players' changes whoever made them.
+        return diff(sorted(_seat_changes(kind, e0, e1, faces_unknown)), sorted(_seat_changes(kind, g0, g1,
+                                                                                            faces_unknown)))
     if kind in ("cards", "own_cards"):
         pairs = [(e0, e1, g0, g1)] if kind == "own_cards" else list(zip(e0, e1, g0, g1))
         for p, (a0, a1, b0, b1) in enumerate(pairs):
@@ -315,6 +395,24 @@ def _change(table: Table, name: str, ep: dict[str, Any], en: dict[str, Any], gp:
                 return Divergence(-1, name, f"{a1 - a0:+d}", f"{b1 - b0:+d}", str(p), change=True)
         return None
     return None  # piles, validity, deck counts: once they have differed, nothing new (``CHANGES``)
+
+
+_PER_SEAT = ("cards", "per_player")  # a value per player, changed by the move of whoever's turn it is
+
+
+def _seat_changes(kind: str, before: list[Any], after: list[Any], faces_unknown: bool) -> list[str]:
+    """What a move changed for each player, in words, in no player's order."""
+    out = []
+    for b, a in zip(before, after):
+        if _absent(b) or _absent(a):
+            continue
+        if kind == "cards":
+            lost, gained = _cards_change(b, a)
+            got = f"{sum(gained.values())} card(s)" if faces_unknown else " ".join(sorted(gained.elements()))
+            out.append(f"lost {' '.join(sorted(lost.elements())) or 'nothing'}, gained {got or 'nothing'}")
+        elif isinstance(a, int) and isinstance(b, int):
+            out.append(f"{a - b:+d}")
+    return out
 
 
 def _divergence(table: Table, k: int, name: str, e: Any, g: Any) -> Divergence:
@@ -397,27 +495,80 @@ def _recycled(table: Table, exp: dict[str, Any], got: dict[str, Any]) -> bool:
     return any(not _absent(got[p]) and not _same(table, p, exp[p], got[p]) for p in table.piles)
 
 
+def _claims_over(ref: Step, got: Any) -> bool:
+    """Does the submission say the game is over where the reference plays on?"""
+    won = got.get("winner") if isinstance(got, dict) else None
+    return (ref.obs.get("winner") == NOT_FINISHED and isinstance(won, int) and not isinstance(won, bool)
+            and won != NOT_FINISHED)
+
+
+# A refused move whose outcome a ruling still holds strict: A23 (b) may refuse a draw with nothing to draw, but
+# gameWinner() after that attempted draw is NO_WINNER under every reading.
+_STRICT_AFTER_REFUSAL = {"valid_draw": "A23"}
+
+
+def _judged_on(moves: Sequence[Any], ref: list[Step], got: list[Any], i: int) -> bool:
+    """Is the game judged on after the submission refused move ``i`` (made anyway)?  Yes where its refusal
+    follows from its own claimed end of the game (gameWinner() said the game was over where the reference
+    plays on: the end tests own that), or where a ruling keeps the outcome of that move strict (A23)."""
+    if not (0 <= i < min(len(ref), len(got), len(moves))):
+        return False
+    name, _ = validity_label(moves[i])
+    ruling = _STRICT_AFTER_REFUSAL.get(name)
+    return _claims_over(ref[i], got[i]) or (ruling is not None and ruling in ref[i].lenient.why(name))
+
+
+def forced_move(moves: Sequence[Any], ref: list[Step], got: list[Any], events: Sequence[Any]) -> int | None:
+    """The first move the submission's isValidMove refused and the worker made anyway, after which nothing
+    is charged (A28) -- unless the game is judged on after that refusal (``_judged_on``)."""
+    refused = sorted({e["i"] for e in events if isinstance(e, dict) and e.get("t") == Event.REFUSED.value
+                      and isinstance(e.get("i"), int) and not isinstance(e.get("i"), bool)})
+    return next((i for i in refused if not _judged_on(moves, ref, got, i)), None)
+
+
 def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
             events: list[dict[str, Any]] | None = None, *, focus: Focus = EVERYTHING,
-            owners: dict[tuple[str, bool], str] | None = None, table: Table = TABLE) -> Comparison:
-    """The first difference this test holds against the submission, or none.
+            owners: dict[tuple[str, bool], str] | None = None, table: Table = TABLE,
+            follow: Mapping[str, list[Step]] | None = None) -> Comparison:
+    """The first difference this test holds against the submission, or none; and the evidence.
 
     Only observations in ``focus`` can fail the test; other differences are notes
     naming the test that owns them (``owners``).  An observation that has differed
     is judged afterwards on what each move changed, so a bug is not counted again.
+    Every step whose observations the focus covers is evidence (``agreed``) or, where a
+    difference owned elsewhere hides the rule, ``hidden``.  A move the submission refused
+    was made anyway by the worker (``refused`` events): after it nothing is charged.
+    ``follow``: the reference's traces under other readings the submission may take
+    (``"A22"``: eager recycling), followed from the step the submission shows it.
     """
     judge = _StepJudge(ref, got, focus, owners, table)
-    stop_events = {e.get("i"): Event(e["t"]) for e in events or []
-                   if e.get("t") in (Event.REFUSED.value, Event.NO_CARD.value)}
+    stops: dict[int, Event] = {}  # the first stop event at each step (frames are the student's side: checked)
+    for e in events or []:
+        i = e.get("i") if isinstance(e, dict) else None
+        if isinstance(i, int) and not isinstance(i, bool) and e.get("t") in (Event.REFUSED.value, Event.NO_CARD.value):
+            stops.setdefault(i, Event(e["t"]))
+    agreed = hidden = 0.0
+    forced_at: int | None = None
 
     def result(d: Divergence | None = None, **kw: Any) -> Comparison:
         if d is not None:
             d.table = table
-        return Comparison(d, notes=judge.notes, inconclusive=judge.inconclusive, **kw)
+        return Comparison(d, notes=judge.notes, not_shown=judge.not_shown, agreed=agreed, hidden=hidden,
+                          forced_at=forced_at, lenient_forced=forced_at is not None and judge.forced_lenient,
+                          judges_nothing=not any(judge.covers_any(j) for j in range(len(ref))), **kw)
+
+    def rest_hidden(k: int, why: str) -> float:
+        """The steps after ``k`` this test would have judged: not shown (the game could not go on)."""
+        n = sum(1 for j in range(k + 1, len(judge.ref)) if judge.covers_any(j))
+        if n:
+            judge.not_shown.append(why)
+        return n
 
     for k, obs in enumerate(got):
-        if k >= len(ref):
+        if k >= len(judge.ref):
             break
+        ref = judge.ref
+        judge.hidden_here = Counter()
         if obs == ref[k].obs:  # the whole step as the reference has it: nothing differs, nothing to note
             judge.tainted -= obs.keys()
         else:
@@ -431,29 +582,58 @@ def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
         if k > 0:
             ident = _identity_problem(k, moves[k - 1], got[k - 1], obs)
             if ident and judge.focus.covers("identity", k, ref[k].obs):
-                return result(None, identity_problem=ident, compared_steps=k)
+                if forced_at is None or k <= forced_at:
+                    return result(None, identity_problem=ident, compared_steps=k)
+                if not judge.forced_lenient:
+                    judge.hidden_here["identity"] += 1
             if ident and "identity" not in judge._noted:
                 judge._noted.add("identity")
                 judge.notes.append(f"{ident} Not the rule of this test: {judge.owner('identity', k)}")
+        covered = judge.covered(k)
+        if covered:  # each part the test judges here is a share of the step: seen, or hidden
+            shut = sum(min(n, judge.hidden_here[name]) for name, n in covered.items()) / sum(covered.values())
+            agreed, hidden = agreed + 1 - shut, hidden + shut
         if ref[k].lenient.winner_accepts and obs["winner"] != ref[k].obs["winner"]:
             return result(None, compared_steps=k, cut_at=k)
         if "A22" in ref[k].lenient.why("deck_pile") and _recycled(table, ref[k].obs, obs):
-            judge.notes.append(f"after move {k}: your draw pile was refilled as soon as it ran out (A22, accepted); "
-                               f"from here the two games hold different cards, so the rest was not compared")
-            return result(None, compared_steps=k, cut_at=k)
-        if k in stop_events and k < len(moves):
-            spec = moves[k]
-            if stop_events[k] is Event.REFUSED and _move_is_lenient(spec, ref[k]):
-                judge.notes.append(f"your isValidMove() refused move {k + 1} ({spec}), which the rules leave "
-                                   f"open; the rest of this scenario was not compared")
-            elif stop_events[k] is Event.REFUSED:
-                name, _ = validity_label(spec)
-                judge.inconclusive.append(
-                    f"your isValidMove() refused move {k + 1} ({spec}), which this test needs; "
-                    f"{judge.owner(name, k)}, so the rest of this test was not played")
+            other = (follow or {}).get("A22")
+            if other is not None and len(other) > k and not _recycled(table, other[k].obs, obs):
+                judge.ref = ref[:k] + other[k:]
+                judge.notes.append(f"after move {k}: your draw pile was refilled as soon as it ran out (A22, "
+                                   f"accepted); from here your game is compared with the reference playing that "
+                                   f"reading")
             else:
-                judge.inconclusive.append(
-                    f"move {k + 1} ({spec}) needs a card your game did not put in that player's hand "
-                    f"({judge.owner('hands', k)}), so the rest of this test was not played")
-            return result(None, compared_steps=k, cut_at=k)
+                judge.notes.append(f"after move {k}: your draw pile was refilled as soon as it ran out (A22, "
+                                   f"accepted), but not the way that reading refills it; from here the two games "
+                                   f"hold different cards, so the rest was not compared")
+                return result(None, compared_steps=k, cut_at=k)
+        if k in stops and k < len(moves):
+            spec = moves[k]
+            lenient = _move_is_lenient(spec, ref[k])
+            if stops[k] is Event.NO_CARD:
+                why = (f"move {k + 1} ({spec}) needs a card your game did not put in that player's hand "
+                       f"({judge.owner('hands', k)}), so the rest of this test was not played")
+                if judge.forced is None or not judge.forced_lenient:
+                    hidden += rest_hidden(k, why)
+                return result(None, compared_steps=k, cut_at=k)
+            if forced_at is None and _judged_on(moves, judge.ref, got, k):
+                judge.notes.append(f"your isValidMove() refused move {k + 1} ({spec}); it was made anyway, and the "
+                                   f"game is judged on: " + ("your game had said it was over "
+                                                            f"({judge.owner('winner', k)})" if judge._claims_over(k)
+                                                            else "what that move does is still a rule (A23)"))
+            elif forced_at is None:
+                forced_at = k
+                judge.forced, judge.forced_lenient = k, lenient
+                if lenient:
+                    judge.notes.append(f"your isValidMove() refused move {k + 1} ({spec}), which the rules leave "
+                                       f"open; it was made anyway, and what your game did after it is only "
+                                       f"counted where it agrees")
+                else:
+                    name, _ = validity_label(spec)
+                    judge.not_shown.append(
+                        f"your isValidMove() refused move {k + 1} ({spec}), which this test needs "
+                        f"({judge.owner(name, k)}); it was made anyway, and what your game did after it is "
+                        f"only counted where it agrees (A28)")
+    if len(got) < len(judge.ref) and forced_at is not None and not judge.forced_lenient:
+        hidden += rest_hidden(len(got) - 1, "your game stopped after a move it had refused")
     return result(None, compared_steps=len(got))

@@ -35,6 +35,7 @@ class Edition:
     rules_span: str  # the edition's rules, as a random game cites them when nothing differed ("R1-R18")
     random_specials: tuple[int, ...]  # the values random games play whenever they may (2s, skips, ...)
     random_prefers_plays: bool  # random games discard 4 times in 5 when they may (or a game may never end)
+    rearranges_deals: bool = False  # a wrong deal is judged around with a rearranged deck (``deal_map``, 2018 cards)
 
 
 FCD18 = Edition(name="fcd18s2", table=TABLE, new_game=reference.Game, parse_move=reference.MoveSpec.parse,
@@ -42,4 +43,4 @@ FCD18 = Edition(name="fcd18s2", table=TABLE, new_game=reference.Game, parse_move
                 observer=Observer, depths=pile_depths, sources=(reference,), describe_call=describe_call,
                 probe_name=probe_name, rules_span="R1-R18",
                 random_specials=(reference.Value.DRAW_TWO, reference.Value.A, reference.Value.D),
-                random_prefers_plays=False)
+                random_prefers_plays=False, rearranges_deals=True)

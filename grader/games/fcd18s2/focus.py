@@ -67,6 +67,14 @@ class Focus:
     def names(self) -> frozenset[str]:
         return frozenset(self.at_start) | frozenset(self.on_moves)
 
+    def without(self, names: Iterable[str]) -> Focus:
+        """This focus less some observations (a random game judging around families already charged)."""
+        out = set(names)
+        if not out:
+            return self
+        return Focus({n: c for n, c in self.at_start.items() if n not in out},
+                     {n: c for n, c in self.on_moves.items() if n not in out}, self.scopes, self.answer_scopes)
+
 
 def everything(table: Table = TABLE) -> Focus:
     """The focus of a test that judges every observation (a random game)."""

@@ -33,19 +33,19 @@ class Event(Enum):
     OBS = "obs"  # the observations after newGame (i = 0) or after move i - 1
     PACKED = "packed"  # a whole game observed by the C observer: how it ended, where, the packed steps
     MOVED = "moved"  # move i was made
-    REFUSED = "refused"  # the submission's own isValidMove refused move i: the game stops there (A28)
+    REFUSED = "refused"  # the submission's own isValidMove refused move i; it is made anyway (A28: undefined after)
     NO_CARD = "no_card"  # the card of move i is not in the current hand: the game stops there
     DONE = "done"  # every move made and the game destroyed
     ERROR = ERROR_TAG  # the game could not start: ``what`` is load, missing or null_game
 
 
-OVER = (Event.DONE, Event.REFUSED, Event.NO_CARD, Event.PACKED)  # the child got to the end of what it could play
+OVER = (Event.DONE, Event.NO_CARD, Event.PACKED)  # the child got to the end of what it could play
 PACKED_CAPACITY = 8 << 20  # int32s a packed game may fill (32 MiB of address space, touched only as written)
 
 
 def max_frames(moves: int) -> int:
-    """The most frames a game of this many moves sends (an observation and an event a move)."""
-    return 2 * moves + 4
+    """The most frames a game of this many moves sends (an observation, a refusal and an event a move)."""
+    return 3 * moves + 4
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,9 @@ def run(request: dict[str, Any], results: Any) -> None:
 def play_game(request: dict[str, Any], results: Any, job: Job) -> None:
     """Play one game on the student library; every step is a frame sent to ``results``.
 
-    A move the submission's own isValidMove refused is never played (A28: playMove
-    of an invalid move is undefined): the game stops there with a ``refused`` event.
+    A move the submission's own isValidMove refused is said (a ``refused`` event) and made
+    anyway, so the rest of the game can still show agreement; since playMove of a move the
+    submission calls invalid is undefined (A28), nothing after it is charged.
     """
     send, trace = results.send, results.at
     call_ids = job.call_ids
@@ -127,9 +128,8 @@ def play_game(request: dict[str, Any], results: Any, job: Job) -> None:
     send({"t": Event.OBS.value, "i": 0, "obs": obs})
     for i, token in enumerate(request["moves"]):
         spec = job.parse_move(token)
-        if refused(obs, spec):
+        if refused(obs, spec):  # made anyway: the grader judges on (A28: nothing after it is charged)
             send({"t": Event.REFUSED.value, "i": i})
-            return
         move = _resolve(game, spec, size + 1, trace, i, job)
         if move is None:
             send({"t": Event.NO_CARD.value, "i": i})

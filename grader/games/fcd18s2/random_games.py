@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib.metadata import version
-from typing import Any
+from typing import Any, Mapping
 
 from grader.core.cache import cached, key_of
+from grader.core.grade import guarded
 from grader.core.results import TestResult, Verdict
 from grader.games.fcd18s2.edition import FCD18, Edition
 from grader.games.fcd18s2.reference_trace import trace_version
@@ -96,46 +97,90 @@ def generated_games(family: Family, count: int, profile: str = "grading",
                                 for d, ms in data])
 
 
-def run_random_games(session: Any, total: int, profile: str = "grading") -> list[TestResult]:
+def run_random_games(session: Any, total: int, profile: str = "grading",
+                     charged: Mapping[str, str] | None = None) -> list[TestResult]:
     """The random-games stage: ``total`` games shared among the deck families; one test per rule family.
 
-    Every game of the budget is played, and nothing is shrunk: a family's failure shows its shortest game."""
+    A family earns from the games in which it was judged and agreed: games that started (newGame gave
+    a game and a move was observed) and ran to their end, or to where a difference already charged
+    stopped them.  ``charged``: what a scenario already failed on (an observation, or ``crashes``) ->
+    that test: judged around, never charged again; a family all of whose observations a scenario
+    charged earns nothing here.  A family a game differs in is charged once, and judged around in the
+    games after.  Every game of the budget is played, and nothing is shrunk: a family's failure shows
+    its shortest game."""
     edition: Edition = session.edition
+    charged = dict(charged or {})
+    families = edition.table.families
     if not session.build.ok:  # no game can be played: no family can be said to agree with the reference
         return [TestResult(f"random/{rf}", "random", (edition.rules_span,), 1.0, Verdict.NOT_RUN, kind="random",
-                           message="Not run: the submission did not compile.") for rf in edition.table.families]
+                           message="Not run: the submission did not compile.", earned=0.0) for rf in families]
+    members = {rf: {n for n, o in edition.table.by_name.items() if o.family == rf} or {rf} for rf in families}
+    hidden_by = {rf: next((charged[n] for n in sorted(names) if n in charged), None)
+                 for rf, names in members.items() if names <= set(charged)}  # nothing of it left to judge
     per = max(1, total // len(FAMILIES))
     played = 0
-    shortest: dict[str, tuple[RandomGame, TestResult, Family]] = {}
+    masked: set[str] = set(charged)
+    evidence = {rf: 0 for rf in families}
+    shortest: dict[str, tuple[RandomGame, TestResult, Family, frozenset[str]]] = {}
     failing: dict[str, int] = {}
+    faults: list[TestResult] = []
     for family in FAMILIES:
         for game in generated_games(family, per, profile, edition):
             played += 1
-            result = session.run_game(f"random/{family.name}", "", (), game.deck, game.moves, kind="random")
-            if not result.passed and result.verdict is not Verdict.NOT_SHOWN:
-                rf = result.rule_family or "crashes"
+            around = frozenset(masked)
+            result = guarded(f"random/{family.name}_{played}", "random", (), "random",
+                             lambda game=game, around=around, family=family: session.run_game(
+                                 f"random/{family.name}", "", (), game.deck, game.moves, kind="random", masked=around))
+            if result.verdict is Verdict.ERROR:  # a fault of ours in one game: that game's error, the rest stand
+                faults.append(result)
+                continue
+            seen = session.last_game
+            for i, rf in enumerate(seen.failed):
                 failing[rf] = failing.get(rf, 0) + 1
+                before = around.union(*(members[f] for f in seen.failed[:i]))
                 if rf not in shortest or _cost(result, game) < _cost(shortest[rf][1], shortest[rf][0]):
-                    shortest[rf] = (game, result, family)
-    return [_family_result(session, rf, played, failing.get(rf, 0), shortest.get(rf)) for rf in edition.table.families]
+                    shortest[rf] = (game, result, family, before)
+            if seen.ran:
+                for rf in evidence:
+                    if rf not in hidden_by and rf not in seen.failed and not members[rf] <= around:
+                        evidence[rf] += 1
+            masked.update(*(members[rf] for rf in seen.failed))
+    return [_family_result(session, rf, played, failing.get(rf, 0), shortest.get(rf), evidence[rf], hidden_by.get(rf))
+            for rf in families] + faults
 
 
 def _family_result(session: Any, rule_family: str, played: int, failed: int,
-                   worst: tuple[RandomGame, TestResult, Family] | None) -> TestResult:
+                   worst: tuple[RandomGame, TestResult, Family, frozenset[str]] | None, agreed: int,
+                   charged_to: str | None) -> TestResult:
     test_id = f"random/{rule_family}"
     edition: Edition = session.edition
     words = edition.table.families[rule_family]
+    base = TestResult(test_id, "random", (edition.rules_span,), 1.0, Verdict.PASSED, kind="random")
+    if charged_to is not None:
+        base.verdict, base.earned, base.charged_to = Verdict.NOT_SHOWN, 0.0, charged_to
+        base.message = (f"Not judged here: {charged_to} already failed on {words}, so the random games judged "
+                        f"around it (it is not charged twice, and earns nothing here without evidence).")
+        return base
     if worst is None:
-        return TestResult(test_id, "random", (edition.rules_span,), 1.0, Verdict.PASSED, kind="random",
-                          notes=[f"{played} random games showed no difference in {words}"])
-    game, result, family = worst
+        base.earned = agreed / played if played else 0.0
+        base.notes.append(f"{agreed} of {played} random games showed {words} agreeing with the reference")
+        if agreed < played:
+            base.verdict = Verdict.NOT_SHOWN
+            base.message = (f"{agreed} of {played} random games showed {words} agreeing with the reference; the "
+                            f"others could not show it (the game did not start, or a difference in something "
+                            f"another test judges stopped it), so this earns {agreed} of {played} shares.")
+        return base
+    game, result, family, around = worst
+    again = session.run_game(test_id, "", (), game.deck, game.moves, kind="random", masked=around)
+    if not again.passed and again.rule_family == rule_family:
+        result = again
     # Moves after the first difference show nothing more: cut them if the game still fails the same way.
     if result.failed_after is not None and result.failed_after < len(game.moves):
         shorter = RandomGame(game.deck, game.moves[: max(result.failed_after, 1)])
-        again = session.run_game(test_id, "", (), shorter.deck, shorter.moves, kind="random")
+        again = session.run_game(test_id, "", (), shorter.deck, shorter.moves, kind="random", masked=around)
         if not again.passed and again.rule_family == result.rule_family:
             game, result = shorter, again
-    result.id, result.group, result.kind = test_id, "random", "random"
+    result.id, result.group, result.kind, result.earned = test_id, "random", "random", 0.0
     result.message = (f"{failed} of {played} random games differ from the reference in {words}. "
                       f"The shortest: {family.says[:-1].lower()}, {len(game.moves)} moves on a "
                       f"{len(game.deck)}-card deck.\n" + result.message)

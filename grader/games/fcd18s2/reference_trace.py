@@ -118,3 +118,38 @@ def cached_packed_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec]
     return cached("packed", key, compute,
                   lambda t: {"depths": [list(d) for d in t.depths], "data": base64.b64encode(t.data).decode()},
                   lambda d: PackedTrace(tuple((a, b) for a, b in d["depths"]), base64.b64decode(d["data"])))
+
+
+def eager_recycling_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], lazy: list[Step],
+                          strict: frozenset[str] = frozenset(), edition: Edition = FCD18) -> list[Step] | None:
+    """The reference's game under A22's other reading (recycle as soon as the draw pile empties), observed
+    at the depths the worker reads (``lazy``'s), as far as its hands can make the moves; None where the
+    edition has no such reading or the reading changes nothing in this game."""
+    if edition is not FCD18:
+        return None
+    game = edition.new_game(deck)
+    game.eager_recycling = True
+    observer = edition.observer(game, len(deck), ident=id)
+    first = observer.observe(lazy[0].depths)
+    first.update(observer.deck_counts())
+    steps = [Step(first, edition.leniency(game, strict), lazy[0].depths)]
+    recycled = False
+    for i, spec in enumerate(moves):
+        try:
+            game.play_move(game.resolve(spec))
+        except edition.illegal_move:
+            break  # the reading dealt other cards: the submission cannot make this move either
+        recycled = recycled or game.recycles() > 0
+        steps.append(Step(observer.observe(lazy[i + 1].depths), edition.leniency(game, strict), lazy[i + 1].depths))
+    return steps if recycled else None
+
+
+def cached_eager_recycling_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], lazy: list[Step],
+                                 strict: frozenset[str] = frozenset(),
+                                 edition: Edition = FCD18) -> list[Step] | None:
+    """``eager_recycling_trace``, once per version (``grader.core.cache``)."""
+    key = key_of(trace_version(edition), edition.name, "A22 eager", str(deck), [str(m) for m in moves],
+                 sorted(strict))
+    found = cached("traces", key, lambda: eager_recycling_trace(deck, moves, lazy, strict, edition) or [],
+                   encode_trace, decode_trace)
+    return found or None

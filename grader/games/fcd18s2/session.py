@@ -24,13 +24,18 @@ from grader.core.sandbox import library_path_inside
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.fcd18s2 import c_observer
-from grader.games.fcd18s2.compare import compare
+from grader.games.fcd18s2.compare import compare, forced_move
+from grader.games.fcd18s2.deal_map import places, probe_deck, rearranged, rearrangement
 from grader.games.fcd18s2.edition import FCD18, Edition
 from grader.games.fcd18s2.explain import explain, moves_by_turn
 from grader.games.fcd18s2.focus import Focus, everything, focus_of, owners
 from grader.games.fcd18s2.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE
 from grader.games.fcd18s2.play import OVER, Event, max_frames
-from grader.games.fcd18s2.reference_trace import cached_packed_trace, cached_reference_trace
+from grader.games.fcd18s2.reference_trace import (
+    cached_eager_recycling_trace,
+    cached_packed_trace,
+    cached_reference_trace,
+)
 from grader.games.fcd18s2.scenarios import Scenario, load_scenarios
 from reference import Deck, MoveSpec
 
@@ -59,6 +64,36 @@ class GameRun:
 
 
 OVER_TAGS = frozenset(e.value for e in OVER)
+DEAL_CLAUSES = frozenset({"R1", "R2", "R3", "*"})  # a focus that judges the deal at the start (``*``: everything)
+# What a wrong deal shows in, by the place a card went to (``deal_map.places``).
+DEALT_INTO = {"hand": ("hands", "hand", "hand_card_count", "card_counts", "points"), "discard": ("top_discard",),
+              "draw": ("deck_pile",)}
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """What one game showed of each rule family (random games earn from it): did it start, did every
+    family it judged agree to where it ended, and the families it differed in."""
+
+    started: bool
+    ran: bool
+    failed: tuple[str, ...] = ()
+
+
+def _by_evidence(base: TestResult, cmp: Any) -> TestResult:
+    """A test that found nothing wrong earns what it saw: all its rule seen to hold (PASSED); part of it
+    hidden by differences other tests own (NOT_SHOWN, earning the part seen); nothing seen at all
+    (NOT_SHOWN, nothing earned) -- unless what stopped it is a reading the rules allow."""
+    if cmp.hidden == 0 and (cmp.agreed > 0 or cmp.cut_at is not None or cmp.lenient_forced or cmp.judges_nothing):
+        base.verdict, base.earned = Verdict.PASSED, 1.0
+        return base
+    base.verdict, base.earned = Verdict.NOT_SHOWN, round(cmp.seen, 4)
+    judged = cmp.agreed + cmp.hidden
+    seen = (f"{cmp.agreed:g} of the {judged:g} steps that judge it" if judged else "none of it")
+    base.message = ("This test could not see all of its rule, because of a difference that another test judges "
+                    f"(not counted twice): it saw its rule hold in {seen}, and earns that share.\n  "
+                    + "\n  ".join(cmp.not_shown or ["nothing it judges happened in your game"]))
+    return base
 EQUAL, DIFFERENT, HUNG = "equal", "different", "hung"  # what the C observer's run of a game showed
 
 
@@ -90,6 +125,7 @@ class FcdSession(SubmissionSession):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.bad_probes: set[str] = set()  # probes that crashed or hung in some game of this submission
+        self._deals: dict[int, tuple[list[int], frozenset[str]] | None] = {}  # how it deals, by deck size
         self.owners = self.shipped_owners()
         # The C observer beside the library: a game equal to the reference's, step for step, is then
         # accepted from one native run; any other goes the whole way (``_equal_in_c``).
@@ -113,15 +149,20 @@ class FcdSession(SubmissionSession):
         return result
 
     def run_game(self, test_id: str, says: str, rules: Sequence[str], deck: Deck,
-                 moves: Sequence[MoveSpec], *, kind: str = "scenario", focus: Focus | None = None) -> TestResult:
+                 moves: Sequence[MoveSpec], *, kind: str = "scenario", focus: Focus | None = None,
+                 masked: frozenset[str] = frozenset()) -> TestResult:
         """Play one game on both sides and judge it on ``focus``.
 
         A probe (an observation call) that crashes or hangs outside the focus is
         left out and the game played again: the crash is charged to the tests
-        that own that probe, never to this one.
+        that own that probe, never to this one.  ``masked``: observations already
+        charged (``crashes``: a crash), judged around in a random game (its focus is everything else).
+        What the game showed of each rule family is kept in ``last_game``.
         """
         edition, by_name = self.edition, self.edition.table.by_name
-        focus = focus or everything(edition.table)
+        focus = focus or everything(edition.table).without(masked)
+        self.last_game = PlayedGame(started=False, ran=False)
+        ref_deck, deck, rearranged_note = deck, *self._deck_for(deck, focus)
         group = test_id.split("/")[0]
         base = TestResult(test_id, group, tuple(rules), 1.0, Verdict.NOT_RUN, kind=kind,
                           deck=str(deck), moves=" ".join(str(m) for m in moves))
@@ -131,14 +172,16 @@ class FcdSession(SubmissionSession):
         start = time.monotonic()
         skip = {p for p in self.bad_probes if not _owns(focus, p)}
         try:
-            native = self._equal_in_c(deck, moves, base) if not skip and not self.troubled_last else DIFFERENT
+            native = (self._equal_in_c(deck, moves, base) if not skip and not self.troubled_last
+                      and deck is ref_deck else DIFFERENT)
         except WorkerLost as lost:
             return self._lost(base, lost, start)
         if native == EQUAL:
             base.verdict, base.seconds = Verdict.PASSED, time.monotonic() - start
+            self.last_game = PlayedGame(started=True, ran=True)
             return base
         limits = self.short_limits() if native == HUNG else self.limits
-        ref = cached_reference_trace(deck, moves, self.strict, edition)
+        ref = cached_reference_trace(ref_deck, moves, self.strict, edition)
         left_out: list[str] = []
         while True:
             try:
@@ -165,8 +208,16 @@ class FcdSession(SubmissionSession):
         base.skipped_probes = sorted(skip)
         base.stdout, base.stderr = run.report.stdout[:65536], run.report.stderr[:65536]
         steps, events = run.steps, [dict(e) for e in run.events]
-        cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=edition.table)
-        base.notes = left_out + cmp.notes
+        follow = {"A22": other} if (other := cached_eager_recycling_trace(ref_deck, moves, ref, self.strict,
+                                                                          edition)) else None
+        cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=edition.table, follow=follow)
+        base.notes = left_out + rearranged_note + cmp.notes
+        stopped = trouble is not None or any(e.get("t") == Event.NO_CARD.value for e in events)
+        forced = forced_move(moves, ref, steps, events)  # refused, made anyway: nothing after it charged
+        base.played_moves, base.forced_at = (max(0, len(steps) - 1) if stopped else None), forced
+        if kind == "random":
+            self.last_game = self._random_outcome(moves, ref, steps, events, focus, cmp,
+                                                  trouble if forced is None else None, probe, follow, masked)
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
             base.verdict = Verdict.WRONG
             base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
@@ -179,7 +230,11 @@ class FcdSession(SubmissionSession):
             if not says:  # a random game: cite the rule of what differed
                 base.rules = by_name[cmp.divergence.field if cmp.divergence else "identity"].clauses
             return base
-        if trouble is not None:  # never dropped, a lenient cut or not: the worker plays no refused move
+        if trouble is not None and forced is not None:  # after a move it refused: undefined (A28)
+            base.notes.append(f"your code {trouble[0].value} after move {forced + 1}, which your isValidMove() "
+                              f"had refused and the grader made anyway; what happens after such a move is "
+                              f"undefined (A28), so it is not charged")
+        elif trouble is not None:  # never dropped, a lenient cut or not
             base.verdict, what = trouble
             base.failed_after = min(len(steps), len(moves))
             base.rule_family = by_name[probe].family if probe and probe in by_name else "crashes"
@@ -189,13 +244,72 @@ class FcdSession(SubmissionSession):
                          "did after it still counts.)") if cmp.cut_at is not None else ""
             base.message = f"{rule}{what}\n{_where(deck, moves, steps, call, edition)}{after_cut}"
             return base
-        if cmp.inconclusive:
-            base.verdict = Verdict.NOT_SHOWN
-            base.message = ("This test could not check its own rule all the way, because of a difference that "
-                            "another test judges (it is not counted twice):\n  " + "\n  ".join(cmp.inconclusive))
-            return base
-        base.verdict = Verdict.PASSED
-        return base
+        return _by_evidence(base, cmp)
+
+    def _random_outcome(self, moves: Sequence[MoveSpec], ref: list[Any], steps: list[Any], events: list[Any],
+                        focus: Focus, cmp: Any, trouble: tuple[Verdict, str] | None, probe: str | None,
+                        follow: Any, masked: frozenset[str]) -> PlayedGame:
+        """What a random game showed of each rule family: the families it differed in (the first, then each
+        next one with those before judged around, on the same steps), and whether it is evidence at all (it
+        started, and ran to its end or to where a difference already charged stopped it)."""
+        table, by_name = self.edition.table, self.edition.table.by_name
+        failed: list[str] = []
+        while not cmp.passed and len(failed) < len(table.families):
+            family = by_name[cmp.divergence.field if cmp.divergence else "identity"].family
+            if family in failed:
+                break
+            failed.append(family)
+            focus = focus.without({n for n, o in by_name.items() if o.family == family})
+            cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=table, follow=follow)
+        if trouble is not None and (probe or "crashes") not in masked:
+            family = by_name[probe].family if probe and probe in by_name else "crashes"
+            if family not in failed:
+                failed.append(family)
+        started = len(steps) >= 1  # newGame gave a game, and it was observed
+        return PlayedGame(started=started, ran=started and cmp.passed, failed=tuple(failed))
+
+    def _deck_for(self, deck: Deck, focus: Focus) -> tuple[Deck, list[str]]:
+        """The deck the submission plays: the test's own, or -- when the submission deals another way than
+        the rules and this test does not judge the deal -- that deck rearranged so the submission's deal
+        puts every card where the rules put it (``deal_map``), with a note saying so."""
+        found = self._deal_of(len(deck))
+        if found is None:
+            return deck, []
+        order, affected = found
+        if any(set(focus.at_start.get(n, ())) & DEAL_CLAUSES for n in affected):
+            return deck, []  # the deal is this test's rule: it is judged on the deck as given
+        owner = self.owners.get(("hands", False)) or "deal"
+        return rearranged(deck, order), [
+            f"your newGame() deals the cards in another order than the rules (the test {owner} judges that), so "
+            f"this test gave your game the deck rearranged: your own deal then puts every card where the rules "
+            f"put it, and this test judges its own rule"]
+
+    def _deal_of(self, size: int) -> tuple[list[int], frozenset[str]] | None:
+        """How the submission deals ``size`` cards, learnt once per size from one game on a deck of distinct
+        cards: the rearrangement that matches the rules' deal, and the observations a wrong deal shows in;
+        None when it deals as the rules do or cannot be judged around (``deal_map``)."""
+        if size in self._deals:
+            return self._deals[size]
+        self._deals[size] = None
+        if self.client is None or not self.edition.rearranges_deals:
+            return None
+        probe = probe_deck(size)
+        ref = cached_reference_trace(probe, [], self.strict, self.edition)
+        try:
+            run = play(self.client, [list(k) for k in probe.keys], [], depths=[s.depths for s in ref],
+                       limits=self.short_limits(), destroy=False)
+        except WorkerLost:
+            return None
+        if judge_run(run) is not None or not run.steps or not isinstance(run.steps[0], dict):
+            return None
+        want, got = places(ref[0].obs, size), places(run.steps[0], size)
+        order = rearrangement(want, got, size) if want is not None and got is not None else None
+        if order is not None:
+            differs = {want[i][0] for i in want if got.get(i) != want[i]} | {
+                got[i][0] for i in got if want.get(i) != got[i]}
+            affected = frozenset(n for kind, names in DEALT_INTO.items() if kind in differs for n in names)
+            self._deals[size] = (order, affected)
+        return self._deals[size]
 
     def _lost(self, base: TestResult, lost: WorkerLost, start: float) -> TestResult:
         self._count_timeout()  # a lost worker cost a full wall limit too

@@ -1,0 +1,105 @@
+"""Judging around a wrong deal: the deck rearranged so a submission's own deal gives the rules' hands.
+
+A submission that deals in another order (seven cards to each player in a block,
+say) fails the deal tests, once.  Every other scenario needs particular cards in
+particular hands; played on the same deck, its moves name cards the submission
+put elsewhere, so those tests could see nothing of their own rules.  Instead of
+excusing them (marks without evidence) or charging them (a second deduction),
+the grader learns how the submission deals -- one game on a deck of distinct
+cards, read right after newGame -- and gives those tests a deck rearranged so
+that the submission's deal puts every card where the rules put it in the
+original deck: the hands, the first discard and the draw pile the reference
+has.  The tests whose own rule is the deal keep the original deck.
+
+Only a deal that is a rearrangement of the deck can be judged around this way
+(every card dealt once, the draw pile in an order the probe shows); anything
+else keeps the original deck.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable, Mapping
+
+from reference import Deck
+
+# Values with no effect when turned up first (not ZERO, 2, A or D), so the probe's game starts plainly.
+PLAIN_VALUES = (1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15)
+DISTINCT = len(PLAIN_VALUES) * 5 * 5  # distinct plain cards: decks up to this size are probed card by card
+DEAL_OBSERVATIONS = ("hands", "top_discard", "deck_pile")  # what the probe reads
+
+
+def probe_deck(size: int) -> Deck:
+    """A deck of ``size`` cards whose first ``DISTINCT`` cards are all different (the rest repeat the last)."""
+    keys = [(v, c, s) for v in PLAIN_VALUES for c in range(5) for s in range(5)]
+    return Deck.from_keys(keys[min(i, DISTINCT - 1)] for i in range(size))
+
+
+def places(obs: Mapping[str, Any], size: int) -> dict[int, tuple[Any, ...]] | None:
+    """Where each card of the probe deck went, by deck position: ("hand", p), ("discard",), ("draw", k) for
+    the k-th card of the draw pile as read; None when the observation cannot say (a card seen twice, a card
+    the probe deck does not hold, a value that is not a card)."""
+    position = {key: i for i, key in enumerate(probe_deck(size).keys[:DISTINCT])}
+    out: dict[int, tuple[Any, ...]] = {}
+
+    def put(card: Any, place: tuple[Any, ...]) -> bool:
+        if not (isinstance(card, list) and len(card) >= 3 and all(isinstance(x, int) for x in card[:3])):
+            return False
+        i = position.get(tuple(card[:3]))
+        if i is None or i in out or (i == DISTINCT - 1 and size > DISTINCT):  # the repeated card: no position
+            return False
+        out[i] = place
+        return True
+
+    hands, top, pile = obs.get("hands"), obs.get("top_discard"), obs.get("deck_pile")
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        return None
+    for p, hand in enumerate(hands):
+        if not all(put(card, ("hand", p)) for card in hand):
+            return None
+    if not put(top, ("discard",)):
+        return None
+    if isinstance(pile, list):
+        for k, card in enumerate(pile):
+            if not put(card, ("draw", k)):
+                break  # the repeated filler: the rest of the pile is not told apart
+    return out
+
+
+def rearrangement(reference: Mapping[int, tuple[Any, ...]], submission: Mapping[int, tuple[Any, ...]],
+                  size: int) -> list[int] | None:
+    """``order``, with ``order[r]`` the position the submission must find the card the reference has at
+    position ``r``, so each place (a hand, the first discard, the k-th draw) gets the reference's cards;
+    the positions no probe place names keep their order.  None: the same deal (nothing to rearrange), or
+    one no rearrangement can match (a place holds another number of cards)."""
+    by_place_ref: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    by_place_sub: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for i, place in reference.items():
+        by_place_ref[place].append(i)
+    for i, place in submission.items():
+        by_place_sub[place].append(i)
+    named = set(by_place_ref) & set(by_place_sub)
+    order: dict[int, int] = {}
+    for place in named:
+        ref_pos, sub_pos = sorted(by_place_ref[place]), sorted(by_place_sub[place])
+        if len(ref_pos) != len(sub_pos):
+            return None
+        order.update(zip(ref_pos, sub_pos))
+    if any(p[0] != "draw" for p in set(by_place_ref) ^ set(by_place_sub)):
+        return None  # a hand or the discard named on one side only
+    rest_ref = [i for i in range(size) if i not in order]
+    rest_sub = [i for i in range(size) if i not in set(order.values())]
+    if len(rest_ref) != len(rest_sub):
+        return None
+    order.update(zip(rest_ref, rest_sub))
+    out = [order[r] for r in range(size)]
+    return None if out == list(range(size)) else out
+
+
+def rearranged(deck: Deck, order: Iterable[int]) -> Deck:
+    """``deck`` with the card at position ``r`` moved to ``order[r]``."""
+    keys = deck.keys
+    out: list[Any] = [None] * len(keys)
+    for r, s in enumerate(order):
+        out[s] = keys[r]
+    return Deck.from_keys(out)
