@@ -15,7 +15,13 @@ import pytest
 from grader.core.cli import main as fcd_grade
 from grader.core.results import Verdict
 from grader.games.fcd18s2.focus import focus_of
-from grader.games.fcd18s2.memcheck import HANGS_BEFORE_GIVING_UP, MEMORY_CAP_MB, SHORT_RUN_SECONDS, run_memory_stage
+from grader.games.fcd18s2.memcheck import (
+    HANGS_BEFORE_GIVING_UP,
+    MEMORY_CAP_MB,
+    SHORT_RUN_SECONDS,
+    Plan,
+    run_memory_stage,
+)
 from grader.games.fcd18s2.repro import c_program
 from grader.games.fcd18s2.scenarios import load_scenarios
 from grader.games.fcd18s2.session import FcdSession
@@ -24,6 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "fixtures" / "submissions"
 SCENARIOS = {s.id: s for s in load_scenarios()}
 FAST = {"cpu": 1, "wall": 1.0}
+# The memory tests: one CPU second a game (two a replay) and a wall limit far beyond it, so that a busy
+# machine changes no verdict (the memory stage's own limits are CPU time).
+STEADY = {"cpu": 1, "wall": 30.0}
 
 # handCard(handCardCount()) hands back a pointer no card has: reading that card crashes (A27).
 ONE_PAST_THE_END = (
@@ -107,10 +116,10 @@ def test_a_grader_fault_is_an_error_with_exit_code_2(monkeypatch: pytest.MonkeyP
     assert "not in your code" in (errors[0].text or "") + (errors[0].get("message") or "")
 
 
-def test_a_game_that_hangs_after_a_lenient_cut_is_not_passed(tmp_path: Path) -> None:
+def test_a_game_that_hangs_after_an_accepted_reading_is_followed_and_charged(tmp_path: Path) -> None:
     folder = tmp_path / "eager_then_hang"
     subprocess.run(["cp", "-r", str(SUBMISSIONS / "readings" / "a22_eager_recycling"), str(folder)], check=True)
-    # Recycle eagerly (A22: accepted, and the comparison stops there), then hang at the next END_TURN.
+    # Recycle eagerly (A22: accepted, and the reference follows that reading), then hang at the next END_TURN.
     edit(folder, "    if (game->drawPile.size == 0 && game->discardPile.size > 1) {\n        recycle(game);\n    }",
          "    if (game->drawPile.size == 0 && game->discardPile.size > 1) {\n        recycle(game);\n"
          "        fcdRecycled = 1;\n    }")
@@ -126,52 +135,89 @@ def test_a_game_that_hangs_after_a_lenient_cut_is_not_passed(tmp_path: Path) -> 
     assert cut, "no recycling scenario recycles eagerly in the reading"
     hung = [r for r in results if r.id in {s.id for s in cut}]
     assert hung and all(r.verdict is Verdict.TIMED_OUT for r in hung), [(r.id, r.verdict) for r in hung]
-    assert "still counts" in hung[0].message
+    assert any("playing that reading" in n for n in hung[0].notes)  # followed, not cut
 
 
-@pytest.mark.parametrize("name", ["crash_in_new_game", "loop_in_is_valid_move", "stdout_flood"])
-def test_hostile_code_that_never_finishes_a_replay_earns_no_memory_marks(name: str) -> None:
-    folder = SUBMISSIONS / "hostile" / name
-    # stdout_flood floods when a card is drawn: replays of games with a draw
-    scenarios = [s for s in SCENARIOS.values() if s.group == "turns" and any(m.action == 0 for m in s.moves)][:4]
-    with FcdSession.open(folder, limits=FAST) as session:
-        errors, leaks = run_memory_stage(session, scenarios)
+def listed(test) -> list[str]:  # noqa: ANN001 - a memory TestResult
+    """Every replay a memory test names as stopped (its message) or not counted (a note), "scenario: why"."""
+    lines = [line.strip() for line in test.message.splitlines() if line.startswith("  ")]
+    for note in test.notes:
+        if "not counted either way" in note:
+            lines += note.split("): ", 1)[1].split("; ")
+    return lines
+
+
+def test_a_crash_in_new_game_already_charged_everywhere_earns_no_memory_marks_and_costs_nothing_more() -> None:
+    """Every scenario's test is charged the crash in newGame; every replay crashes there again, before any move:
+    no replay shows anything about memory, so nothing is earned (NOT_SHOWN), and nothing is charged twice."""
+    scenarios = [s for s in SCENARIOS.values() if s.group == "turns"][:4]
+    with FcdSession.open(SUBMISSIONS / "hostile" / "crash_in_new_game", limits=STEADY) as session:
+        played = [(s, session.run_scenario(s)) for s in scenarios]
+        assert all(t.verdict is Verdict.CRASHED for _s, t in played), [(t.id, t.verdict) for _s, t in played]
+        errors, leaks = run_memory_stage(session, played)
     for t in (errors, leaks):
-        assert t.earns_marks == 0.0, (t.id, t.verdict, t.message)
-        assert "ran to the end" in t.message
+        assert t.verdict is Verdict.NOT_SHOWN and t.earns_marks == 0.0, (t.id, t.verdict, t.message)
+        assert "No scenario replay made a move" in t.message
+        assert "0 of 0 scenario replays ran to the end" in t.notes[0]
+        assert t.message.count("where its scenario test was already charged (crashed)") == 4, t.message
 
 
 def test_a_hang_is_paid_once_the_memory_stage_starts_at_the_short_limit() -> None:
+    """Scenarios given alone (no test result: each replay asks the game's own isValidMove before every move,
+    and the grader's queries after newGame ask isValidMove(END_TURN), where this submission loops): each replay
+    hangs at once, is cut at the short CPU limit, and after three the rest are not run."""
     scenarios = [s for s in SCENARIOS.values() if s.group == "turns"][:5]
     with FcdSession.open(SUBMISSIONS / "hostile" / "loop_in_is_valid_move", limits={"cpu": 1, "wall": 5.0}) as session:
         session.timeouts = 1  # a scenario test had already waited out a time limit
         errors, _ = run_memory_stage(session, scenarios)
-    assert f"{SHORT_RUN_SECONDS:g} s per replay (your code had already hung" in errors.notes[0]
+    assert f"{SHORT_RUN_SECONDS:g} s of CPU time per replay (your code had already hung" in errors.notes[0]
     stopped = [line.split(": ", 1)[1] for line in errors.message.splitlines() if line.startswith("  ")]
-    assert stopped == (["timed out"] * HANGS_BEFORE_GIVING_UP
+    assert stopped == (["timed out, before any move"] * HANGS_BEFORE_GIVING_UP
                        + ["not replayed (too many replays hung)"] * (5 - HANGS_BEFORE_GIVING_UP)), errors.message
+    assert errors.verdict is Verdict.NOT_SHOWN and errors.earns_marks == 0.0
+
+
+# destroyGame crashes once a card has been played (the scenario tests leave destroyGame out when it crashes:
+# the memory stage judges it).
+CRASH_IN_DESTROY = ("void destroyGame(Game game) {\n    if (game == NULL) {\n        return;\n    }",
+                    "void destroyGame(Game game) {\n    if (game == NULL) {\n        return;\n    }\n"
+                    "    if (game->discardPile.size > 1) {\n        *(volatile int *)0 = 1;\n    }")
 
 
 def test_memory_marks_follow_the_replays_that_ran(model_copy: Path) -> None:
-    # newGame crashes only when the turned-up card is an A: those replays prove nothing.
-    edit(model_copy, "    } else if (values[DEALT] == A) {\n        game->player = 1;\n    }",
-         "    } else if (values[DEALT] == A) {\n        game->player = 1;\n        *(volatile int *)0 = 1;\n    }")
-    scenarios = [SCENARIOS["initial/first_discard_a_skips_player_0"], SCENARIOS["turns/play_then_end"],
-                 SCENARIOS["skip/a_skips_player_1"]]
-    with FcdSession.open(model_copy, limits=FAST) as session:
-        errors, leaks = run_memory_stage(session, scenarios)
+    """Four scenarios, every test passed (destroyGame left out); two play a card, so their replays crash in
+    destroyGame, which no scenario test charged: 2 of the 4 replays ran, so half the memory marks."""
+    edit(model_copy, *CRASH_IN_DESTROY)
+    ids = ["turns/play_then_end", "turns/draw_then_end", "turns/turn_passes_round_the_table",
+           "turns/one_card_per_turn"]  # 5RH end | draw end | draws and ends only | 5RH
+    with FcdSession.open(model_copy, limits=STEADY) as session:
+        played = [(SCENARIOS[i], session.run_scenario(SCENARIOS[i])) for i in ids]
+        assert all(t.passed and "destroy_game" in t.skipped_probes for _s, t in played), \
+            [(t.id, t.verdict, t.skipped_probes, t.message) for _s, t in played]
+        errors, leaks = run_memory_stage(session, played)
     assert errors.verdict is Verdict.PASSED and leaks.verdict is Verdict.PASSED  # a crash is not a memory error
-    assert errors.earns_marks == pytest.approx(2 / 3) and leaks.earns_marks == pytest.approx(2 / 3)
-    assert "initial/first_discard_a_skips_player_0: crashed" in errors.message
+    assert errors.earns_marks == pytest.approx(0.5) and leaks.earns_marks == pytest.approx(0.5)
+    assert "2 of 4 scenario replays ran to the end" in errors.notes[0]
+    assert listed(errors) == ["turns/play_then_end: crashed", "turns/one_card_per_turn: crashed"]
 
 
 def test_a_replay_over_the_memory_cap_is_stopped_and_reported() -> None:
-    scenarios = [s for s in SCENARIOS.values() if s.group == "turns" and "draw" in " ".join(map(str, s.moves))]
-    scenarios = scenarios[:HANGS_BEFORE_GIVING_UP + 1]  # more than the hangs that stop the stage: a cap is no hang
-    with FcdSession.open(SUBMISSIONS / "hostile" / "allocate_everything", limits=FAST) as session:
+    """allocate_everything allocates 64 MiB chunks on a draw until malloc fails.  Given alone, each scenario is
+    replayed to its end: two draw at once (stopped before any move: not counted), two after two moves (stopped
+    at the cap: counted, none ran).  A cap is no hang: all four are replayed.  The limits are CPU time, so the
+    cap is reached however busy the machine is."""
+    scenarios = [SCENARIOS[i] for i in ("turns/draw_then_end", "turns/end_turn_first_is_invalid",
+                                        "turns/one_draw_per_turn", "turns/draw_while_holding_a_playable_card")]
+    assert len(scenarios) == HANGS_BEFORE_GIVING_UP + 1  # more than the hangs that stop the stage
+    with FcdSession.open(SUBMISSIONS / "hostile" / "allocate_everything", limits=STEADY) as session:
         errors, _ = run_memory_stage(session, scenarios)
-    assert errors.earns_marks == 0.0
-    assert errors.message.count(f"memory cap ({MEMORY_CAP_MB} MiB)") == len(scenarios), errors.message
+    assert errors.verdict is Verdict.WRONG and errors.earns_marks == 0.0, errors.message
+    assert "0 of 2 scenario replays ran to the end" in errors.notes[0]
+    cap = f"memory cap ({MEMORY_CAP_MB} MiB)"
+    assert listed(errors) == [f"turns/end_turn_first_is_invalid: {cap}",
+                              f"turns/draw_while_holding_a_playable_card: {cap}",
+                              f"turns/draw_then_end: {cap}, before any move",
+                              f"turns/one_draw_per_turn: {cap}, before any move"]
 
 
 def test_a_submission_may_include_the_course_player_h(model_copy: Path) -> None:
@@ -191,29 +237,34 @@ def test_memory_errors_only_in_failed_scenarios_are_charged_there() -> None:
     # recycle_takes_the_top pops an empty pile because of its logic bug: a heap-buffer-overflow in
     # exactly the recycling scenarios it fails.  Those already cost their marks; the memory test
     # does not count them again.  The use-after-free of use_after_free_in_recycle also shows in
-    # scenarios that pass: that one is a memory bug of its own.
+    # scenarios that pass: that one is a memory bug of its own.  (In grading, these two tests crash
+    # after move 4, so their replays stop there and never meet the overflow; replayed to their end
+    # here, as failed scenarios, they show it.)
     recycle = [s for s in SCENARIOS.values() if s.group == "recycling"][:2]
-    ids = [s.id for s in recycle]
-    with FcdSession.open(SUBMISSIONS / "mutants" / "recycle_takes_the_top", limits=FAST) as session:
+    with FcdSession.open(SUBMISSIONS / "mutants" / "recycle_takes_the_top", limits=STEADY) as session:
         assert all(not session.run_scenario(s).passed for s in recycle)
-        errors, _ = run_memory_stage(session, recycle, failed=ids)
+        errors, _ = run_memory_stage(session, [Plan(s, failed=True) for s in recycle])
         assert errors.verdict is Verdict.PASSED and errors.earns_marks == 1.0, errors.message
         assert any("not counted again" in n and "heap-buffer-overflow" in n for n in errors.notes), errors.notes
-        errors, _ = run_memory_stage(session, recycle, failed=ids[:1])
+        # the same replays, the second as if its test had passed: the overflow there costs the memory marks
+        errors, _ = run_memory_stage(session, [Plan(recycle[0], failed=True), Plan(recycle[1])])
         assert not errors.passed and "heap-buffer-overflow" in errors.message
 
 
 def test_memory_read_before_it_is_written_is_the_same_in_every_run(model_copy: Path) -> None:
-    """Same submission, same marks: numTurns here adds an int it never wrote, then leaves a 1 there
-    for the next call.  The worker's malloc hands out zeroed memory and keeps no cache that would
-    give the dirty block back as it was, so the value read is 0 every time and the game is right."""
+    """Same submission, same marks, and a bug that shows: numTurns here adds an int it never wrote, then
+    leaves a 1 there for the next call.  The worker's malloc fills new memory with 0xa5 bytes (never zeros)
+    and keeps no cache that would give the dirty block back as it was, so the value read is 0xa5a5a5a5
+    (-1515870811) every time: numTurns() after newGame is 0 + 1 - 1515870811 in every run."""
     edit(model_copy, "int numTurns(Game game) {\n    return game->turn + 1;\n}",
          "int numTurns(Game game) {\n    int *scratch = malloc(64 * sizeof(int));\n    int stale = scratch[5];\n"
          "    scratch[5] = 1;\n    free(scratch);\n    return game->turn + 1 + stale;\n}")
     scenario = SCENARIOS["turns/num_turns_is_current_turn_plus_one"]  # judges numTurns after every move
-    with FcdSession.open(model_copy, limits=FAST) as session:
+    with FcdSession.open(model_copy, limits=STEADY) as session:
         results = [session.run_scenario(scenario) for _ in range(3)]
-    assert all(r.verdict is Verdict.PASSED for r in results), [r.message for r in results]
+    assert all(r.verdict is Verdict.WRONG for r in results), [(r.verdict, r.message) for r in results]
+    assert "got:      -1515870810" in results[0].message, results[0].message
+    assert len({r.message for r in results}) == 1 and len({r.failed_after for r in results}) == 1
 
 
 def test_after_a_first_hang_a_game_is_cut_when_it_stalls_not_at_its_full_limit() -> None:

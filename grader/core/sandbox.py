@@ -40,10 +40,13 @@ import cffi
 import grader
 
 SANDBOX_UID = 65534
-# Same submission, same marks: glibc fills what malloc hands out with zeros and what free takes back
-# with 0xff, and keeps no per-thread cache (which would skip both), so code that reads memory it never
-# wrote, or wrote and freed, sees the same bytes in every run whatever the server did before.
-DETERMINISTIC_MALLOC = "glibc.malloc.perturb=255:glibc.malloc.tcache_count=0"
+# Same submission, same marks: glibc fills what malloc hands out with 0xa5 bytes (perturb ^ 0xff) and
+# what free takes back with 0x5a, and keeps no per-thread cache (which would skip both), so code that
+# reads memory it never wrote, or wrote and freed, sees the same bytes in every run whatever the server
+# did before -- and never zeros, so a counter left uninitialised (malloc where calloc was meant) gives a
+# wrong answer every time instead of passing by luck; a pointer read from such memory is not canonical
+# and crashes at once.
+DETERMINISTIC_MALLOC = "glibc.malloc.perturb=90:glibc.malloc.tcache_count=0"
 TMPFS_BYTES = 16 * 1024 * 1024
 
 

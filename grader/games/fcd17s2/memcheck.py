@@ -19,7 +19,6 @@ from typing import Any, Sequence
 from grader.games.fcd17s2.observe import DECK_COUNT_PROBES, INT_PROBES, MOVES_CAP
 from grader.games.fcd18s2.c_emit import deck_arrays, move_row, replay_prelude
 from grader.games.fcd18s2.memcheck import Dialect, run_memory_stage
-from grader.games.fcd18s2.scenarios import Scenario
 from reference.fcd17s2 import Action
 
 C_VALUES = ["ZERO", "ONE", "DRAW_TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE",
@@ -82,7 +81,7 @@ FCD17 = Dialect(prelude=replay_prelude, touch=touch_source,
                 move_row=functools.partial(move_row, action=c_action, values=C_VALUES), rules=("B3",))
 
 
-def run_memory_stage17(session: Any, scenarios: Sequence[Scenario], not_replayed: Sequence[str] = (),
-                       failed: Sequence[str] = ()) -> list[Any]:
-    """The two memory tests of a 2017 submission (``run_memory_stage`` in 2017's C)."""
-    return run_memory_stage(session, scenarios, not_replayed, failed, dialect=FCD17)
+def run_memory_stage17(session: Any, played: Sequence[Any]) -> list[Any]:
+    """The two memory tests of a 2017 submission (``run_memory_stage`` in 2017's C); ``played`` as there:
+    (scenario, its test's result) pairs, ``Plan``s or scenarios alone."""
+    return run_memory_stage(session, played, dialect=FCD17)

@@ -4,29 +4,40 @@ The submission's sources are compiled once with a generated driver (the
 scenarios as a table of decks and moves, one ``replay`` function) and
 ``-fsanitize=address,undefined``; one sandboxed process then replays every
 scenario in a forked child of its own (two at a time), with leak detection on,
-a time limit and a memory cap per replay.  Nothing is symbolized during the
-replays; the frames of the reports shown are named afterwards, in one lookup.
-After every move the driver also calls the query functions, so their
-memory errors show too.  It prints a marker before every move, so a report is
-tied to the scenario and to the call that caused it ("destroyGame after 9
-moves: 2 allocations leaked").  Where the compiler has no sanitizers, valgrind
-is the backend instead.  What an edition's driver says in its own C (Game.h's
+a CPU-time limit and a memory cap per replay (wall time only as a far
+backstop, so a busy machine changes no verdict).  Nothing is symbolized during
+the replays; the frames of the reports shown are named afterwards, in one lookup.
+After every move the driver makes the grader's own calls (``c_emit``'s ``see``,
+the probes in the grader's order, the piles as deep as the grader reads them),
+so their memory errors show too.  It prints a marker before every move, so a
+report is tied to the scenario and to the call that caused it ("destroyGame
+after 9 moves: 2 allocations leaked").  Where the compiler has no sanitizers,
+valgrind is the backend instead (its reports of uninitialised values count as
+memory errors too).  What an edition's driver says in its own C (Game.h's
 names, the queries after a move) is its ``Dialect``: ``FCD18`` here, 2017's in
 ``grader.games.fcd17s2.memcheck``.
 
-Marks only for code that ran: a replay counts only if it reached its final
-marker and exited 0, and the memory marks are earned in proportion to the
-replays that did.  A replay that crashed, hung or hit the cap proves nothing
-about memory; the crash itself is the scenario tests' business.
+Each scenario is replayed exactly as far as its scenario test could play it
+(``Plan``, from the test's result: the moves made with the submission's
+agreement, ``played_moves``), with the probes that test left out left out, so
+a replay shows memory where the grader saw the game, and nothing else.
 
-One bug, one deduction: a memory error seen only in scenarios whose test already
-failed is most likely that failure's own consequence (a recycle that takes the
-wrong cards pops an empty pile), so it is a note charged to those scenarios.
-A memory error that also shows in a scenario that passed costs the memory marks.
+Marks for evidence, one bug one deduction: a replay counts if it made at least
+one move (a newGame that returns NULL shows nothing about memory); it earns if
+it reached its final marker and exited 0.  A crash or hang in the replay of a
+scenario whose test was already charged a crash or hang for it is not charged
+again: that replay leaves the count.  A submission none of whose replays made
+a move earns no memory marks (``NOT_SHOWN``: no evidence).
+
+A memory error seen only in scenarios whose test already failed is most likely
+that failure's own consequence (a recycle that takes the wrong cards pops an
+empty pile), so it is a note charged to those scenarios.  A memory error that
+also shows in a scenario that passed costs the memory marks.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import signal
@@ -38,7 +49,7 @@ from grader.core.build import CC, trim
 from grader.core.results import TestResult, Verdict
 from grader.core.sandbox import KEEP_BYTES, prepare_dir, run_limited
 from grader.games.fcd18s2.c_emit import deck_arrays, move_row, prelude
-from grader.games.fcd18s2.observe import DECK_COUNT_PROBES, INT_PROBES
+from grader.games.fcd18s2.observations import ORDER
 from grader.games.fcd18s2.scenarios import Scenario
 
 MEMORY_CAP_MB = 512  # what one replay may allocate (ASan's own accounting; the sandbox cannot cap ASan)
@@ -50,20 +61,33 @@ ASAN_ENV = {
     "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=23:symbolize=0",
     "LSAN_OPTIONS": "exitcode=23",
 }
-SHORT_RUN_SECONDS = 1
-HANGS_BEFORE_GIVING_UP = 3  # a submission that hangs this often: the other replays are not run
+SHORT_RUN_SECONDS = 1  # CPU seconds per replay once the submission has hung somewhere
+HANGS_BEFORE_GIVING_UP = 3  # a submission that hangs this often (where no test charged it): the rest is not run
 REPLAY_JOBS = 2  # replays at once (the fork runner)
+
+
+def wall_backstop(cpu_seconds: float) -> float:
+    """The real time a replay may take before it is cut anyway (code that sleeps uses no CPU): far beyond
+    its CPU limit, so that a machine busy with other work changes no verdict."""
+    return 5 * cpu_seconds + 10
+
+
 CRASH = re.compile(r"ERROR: AddressSanitizer: (SEGV|stack-overflow|BUS|FPE|ILL|ABRT|deadly signal)|"
                    r"AddressSanitizer: (?:DEADLYSIGNAL|nested bug)|"
-                   r"runtime error: (?:load of|store to|member access within|reference binding to) null pointer")
+                   r"runtime error: (?:load of|store to|member access within|reference binding to) null pointer|"
+                   r"Process terminating with default action of signal \d+ \(SIG(?:SEGV|BUS|FPE|ILL|ABRT)\)")
 CAPPED = re.compile(r"AddressSanitizer: (hard rss limit exhausted|requested allocation size .* exceeds|"
                     r"allocation-size-too-big|out of memory)")
 MARKER = re.compile(r"^@@ (.*)$", re.M)
-ERROR = re.compile(r"ERROR: AddressSanitizer: ([\w-]+)|runtime error: (.*)|Invalid (read|write|free)")
+MOVED = re.compile(r"^@@ the queries after move (\d+)$", re.M)  # every dialect's replay marks a move made so
+ERROR = re.compile(r"ERROR: AddressSanitizer: ([\w-]+)|runtime error: (.*)|Invalid (read|write|free)|"
+                   r"(Conditional jump or move depends on uninitialised value|Use of uninitialised value|"
+                   r"Syscall param \S+ points to uninitialised)")
 
 LEAK = re.compile(r"SUMMARY: AddressSanitizer: (\d+) byte\(s\) leaked in (\d+) allocation\(s\)")
 VG_LEAK = re.compile(r"definitely lost: ([\d,]+) bytes in ([\d,]+) blocks")
 FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in (\w+) ([^\s]+)")
+VG_FRAME = re.compile(r"(?:at|by) 0x[0-9A-Fa-f]+: (\w+) \(([^)\s]+)\)")
 
 
 @dataclass
@@ -86,8 +110,9 @@ static void stop(Game game) {
 """
 
 REPLAY = r"""
-/* Replay scenario i, marking every call on stderr.  A move the game's own isValidMove refuses, or whose
-   card the current player does not hold, is not played (A28), as in the worker: the replay ends there. */
+/* Replay scenario i, marking every call on stderr, as far as its scenario test played it (replayStop moves;
+   -1: no plan, so a move the game's own isValidMove refuses is not played, A28).  A move whose card the
+   current player does not hold cannot be played: the replay ends there, as the worker's game does. */
 static void replay(int i) {
     const struct scenario *sc = &SCENARIOS[i];
     value values[sc->size];
@@ -103,14 +128,15 @@ static void replay(int i) {
     }
     AT("the queries after newGame");
     touch(game);
-    for (int k = 1; k <= sc->length; k++) {
+    int last = replayStop >= 0 && replayStop < sc->length ? replayStop : sc->length;
+    for (int k = 1; k <= last; k++) {
         const struct move *mv = &sc->moves[k - 1];
         AT("move %d: playMove(%s)", k, mv->text);
         playerMove m = {mv->action, mv->declared, NULL};
         if (mv->action == PLAY_CARD) {
             m.card = inHand(game, mv->v, mv->c, mv->s);
         }
-        if ((m.action == PLAY_CARD && m.card == NULL) || !isValidMove(game, m)) {
+        if ((m.action == PLAY_CARD && m.card == NULL) || (replayStop < 0 && !isValidMove(game, m))) {
             stop(game);
             return;
         }
@@ -119,22 +145,26 @@ static void replay(int i) {
         AT("the queries after move %d", k);
         touch(game);
     }
-    AT("destroyGame after %d moves", sc->length);
+    AT("destroyGame after %d moves", last);
     destroyGame(game);
     AT("end");
 }
 """
 
-# ``./memdriver all FIRST SHORT HANGS JOBS CAP_MB OUTPUT_BYTES``: every replay in a child of its own (a fork of
-# this sanitized process: no exec, no sanitizer start-up per replay), JOBS at a time, each child's stderr in
-# replayN.txt.  One line per replay on stdout: "@@result i exit signal killed capped elapsed".  The runner
-# kills a replay past FIRST seconds (SHORT once an earlier replay was killed so) or past CAP_MB of memory
-# (the sanitizer's own RSS watch does not survive a fork), and launches none once HANGS earlier ones hung;
-# the grader applies the same rule again on the elapsed times, so the verdicts do not depend on the order
-# in which parallel replays finished.
+# ``./memdriver all FIRST SHORT HANGS JOBS CAP_MB OUTPUT_BYTES FIRST_WALL SHORT_WALL``: every replay in a child of
+# its own (a fork of this sanitized process: no exec, no sanitizer start-up per replay), JOBS at a time, each
+# child's stderr in replayN.txt.  One line per replay on stdout: "@@result i exit signal killed capped cpu elapsed".
+# The runner kills a replay past FIRST seconds of CPU time (SHORT once an earlier replay was killed so), past
+# FIRST_WALL (SHORT_WALL) seconds of real time (a far backstop: code that sleeps uses no CPU), or past CAP_MB of
+# memory (the sanitizer's own RSS watch does not survive a fork), and launches none once HANGS earlier ones hung
+# where their scenario test had not already been charged a crash or a hang (``CHARGED``); the grader applies
+# the same rule again on the CPU times, so the verdicts depend neither on the order in which parallel replays
+# finished nor on how busy the machine was.  RLIMIT_CPU in each child is the kernel's backstop of the same limit.
 RUNNER = r"""
 #include <fcntl.h>
+#include <math.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -158,7 +188,30 @@ static long residentMb(pid_t pid) {
     return resident * (sysconf(_SC_PAGESIZE) / 1024) / 1024;
 }
 
-static void child(int i, long outputBytes) {
+/* The CPU time (user + system) a running replay has used so far. */
+static double cpuSeconds(pid_t pid) {
+    char path[64], text[1024];
+    unsigned long user = 0, system = 0;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return 0;
+    }
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *name = strrchr(text, ')');  /* after the command's name, which may hold spaces */
+    if (name == NULL || sscanf(name + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &user, &system) != 2) {
+        return 0;
+    }
+    return (double)(user + system) / sysconf(_SC_CLK_TCK);
+}
+
+static double usedSeconds(const struct rusage *u) {
+    return u->ru_utime.tv_sec + u->ru_utime.tv_usec / 1e6 + u->ru_stime.tv_sec + u->ru_stime.tv_usec / 1e6;
+}
+
+static void child(int i, long outputBytes, double cpuLimit) {
     char path[32];
     snprintf(path, sizeof path, "replay%d.txt", i);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -171,24 +224,28 @@ static void child(int i, long outputBytes) {
     struct rlimit r = {(rlim_t)outputBytes, (rlim_t)outputBytes};
     setrlimit(RLIMIT_FSIZE, &r);
     signal(SIGXFSZ, SIG_DFL);
-    replay(i);
+    struct rlimit cpu = {(rlim_t)ceil(cpuLimit) + 1, (rlim_t)ceil(cpuLimit) + 2};
+    setrlimit(RLIMIT_CPU, &cpu);
+    signal(SIGXCPU, SIG_DFL);
+    planned(i);
     fflush(NULL);
     exit(0);
 }
 
-static int runAll(double first, double shortLimit, int hangsMax, int jobs, long capMb, long outputBytes) {
+static int runAll(double first, double shortLimit, int hangsMax, int jobs, long capMb, long outputBytes,
+                  double firstWall, double shortWall) {
     enum { MAX_JOBS = 8 };
     pid_t pid[MAX_JOBS] = {0};
     int index[MAX_JOBS], killed[MAX_JOBS], capped[MAX_JOBS];
     double started[MAX_JOBS];
-    int hung[SCENARIO_COUNT] = {0};
+    int hung[SCENARIO_COUNT + 1] = {0};
     int next = 0, running = 0;
     jobs = jobs < 1 ? 1 : jobs > MAX_JOBS ? MAX_JOBS : jobs;
     setvbuf(stdout, NULL, _IOLBF, 0);
     while (next < SCENARIO_COUNT || running > 0) {
         int hangsBefore = 0;
         for (int j = 0; j < next; j++) {
-            hangsBefore += hung[j];
+            hangsBefore += hung[j] && !CHARGED[j];
         }
         for (int slot = 0; slot < jobs && next < SCENARIO_COUNT && hangsBefore < hangsMax; slot++) {
             if (pid[slot] != 0) {
@@ -197,7 +254,7 @@ static int runAll(double first, double shortLimit, int hangsMax, int jobs, long 
             fflush(NULL);
             pid_t p = fork();
             if (p == 0) {
-                child(next, outputBytes);
+                child(next, outputBytes, first);
             }
             if (p < 0) {
                 break;
@@ -212,15 +269,18 @@ static int runAll(double first, double shortLimit, int hangsMax, int jobs, long 
             break;
         }
         int status;
-        pid_t done = waitpid(-1, &status, WNOHANG);
+        struct rusage usage;
+        pid_t done = wait4(-1, &status, WNOHANG, &usage);
         for (int slot = 0; slot < jobs; slot++) {
             if (pid[slot] == 0) {
                 continue;
             }
             double elapsed = now() - started[slot];
             if (done == pid[slot]) {
-                printf("@@result %d %d %d %d %d %.4f\n", index[slot], WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-                       WIFSIGNALED(status) ? WTERMSIG(status) : 0, killed[slot], capped[slot], elapsed);
+                int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+                killed[slot] |= sig == SIGXCPU;  /* the kernel's backstop of the CPU limit */
+                printf("@@result %d %d %d %d %d %.4f %.4f\n", index[slot], WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                       sig, killed[slot], capped[slot], usedSeconds(&usage), elapsed);
                 hung[index[slot]] = killed[slot] && !capped[slot];  /* the memory cap is not a hang */
                 pid[slot] = 0;
                 running--;
@@ -230,7 +290,8 @@ static int runAll(double first, double shortLimit, int hangsMax, int jobs, long 
             for (int j = 0; j < index[slot]; j++) {
                 earlierHung |= hung[j];
             }
-            if (!killed[slot] && elapsed > (earlierHung ? shortLimit : first)) {
+            double cpuLimit = earlierHung ? shortLimit : first, wallLimit = earlierHung ? shortWall : firstWall;
+            if (!killed[slot] && (cpuSeconds(pid[slot]) > cpuLimit || elapsed > wallLimit)) {
                 killed[slot] = 1;
                 kill(pid[slot], SIGKILL);
             } else if (!killed[slot] && residentMb(pid[slot]) > capMb) {
@@ -266,54 +327,142 @@ def fcd_scenario_table(scenarios: Sequence[Scenario], d: Dialect) -> list[str]:
 
 AT_MACRO = '#define AT(...) do { fprintf(stderr, "@@ " __VA_ARGS__); fputc(10, stderr); fflush(stderr); } while (0)'
 
+# What the replay running follows (``planned`` sets it): the moves to make (-1: no plan, the game's own
+# isValidMove decides), the probes left out (by the dialect's probe numbers) and the reference's pile depths
+# at each step (two a step; NULL: not given).
+PLAN_STATE = r"""
+static int replayStop = -1;
+static int skipNow[64];
+static const int *stepDepths;
+"""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One scenario as the memory stage replays it: as far as its scenario test could play it.
+
+    ``moves``: the moves to make (None: no plan -- every move the game's own isValidMove accepts, for a
+    scenario given alone); ``skip``: the probes its test left out (they crashed or hung where another test
+    owns them); ``failed``: its own test failed, so a memory error seen only in such scenarios is charged
+    there; ``charged``: the crash or hang its test was already charged for ("crashed", "timed out", ...):
+    a crash or hang in its replay is not charged again; ``replayed``: False when there is nothing to replay
+    (a hang already charged where it is not known how far the game got)."""
+
+    scenario: Any
+    moves: int | None = None
+    skip: frozenset[str] = frozenset()
+    failed: bool = False
+    charged: str = ""
+    replayed: bool = True
+
+
+HANGS = (Verdict.TIMED_OUT, Verdict.WORKER_LOST, Verdict.OUTPUT)  # a hang (or a flood): costly to meet again
+
+
+def plan_of(item: Any) -> Plan:
+    """The plan of one entry of the memory stage's ``played``: a ``Plan``, a (scenario, its ``TestResult``) pair
+    (replayed as far as the test played with the submission's agreement: ``played_moves``, ``forced_at``), or a
+    scenario alone (replayed as if its test had passed, with no plan of moves)."""
+    if isinstance(item, Plan):
+        return item
+    if not isinstance(item, tuple):
+        return Plan(item)
+    scenario, t = item
+    charged = t.verdict.value if t.verdict.family == "fail" and t.verdict is not Verdict.WRONG else ""
+    # Where the game stopped (a crash, a hang, a card not in the hand), or the first move the submission's own
+    # isValidMove refused and the grader made anyway (``forced_at``: playMove of it is undefined, A28).
+    stops = [int(x) for x in (getattr(t, "played_moves", None), getattr(t, "forced_at", None)) if x is not None]
+    if stops:
+        moves: int | None = max(0, min(*stops, len(scenario.moves)))
+    elif charged or not hasattr(t, "played_moves"):  # how far it got is unknown (a lost worker, an older result)
+        moves = None
+    else:  # every move made with the submission's agreement
+        moves = len(scenario.moves)
+    return Plan(scenario, moves, frozenset(t.skipped_probes), t.verdict.family == "fail", charged,
+                replayed=not (charged and t.verdict in HANGS and moves is None))
+
+
+def plan_source(plans: Sequence[Plan], d: Dialect) -> list[str]:
+    """C: each replay's plan as data, and ``planned(i)``, which sets it and replays scenario i."""
+    bits = {name: b for b, name in enumerate(d.probes[:64])}
+    out = []
+    stops = ", ".join(str(-1 if p.moves is None else p.moves) for p in plans)
+    masks = ", ".join(f"{sum(1 << bits[n] for n in p.skip if n in bits):#x}ULL" for p in plans)
+    charged = ", ".join("1" if p.charged else "0" for p in plans)
+    out.append(f"static const int STOPS[SCENARIO_COUNT + 1] = {{{stops}{', ' if plans else ''}-1}};")
+    out.append(f"static const unsigned long long SKIPS[SCENARIO_COUNT + 1] = {{{masks}{', ' if plans else ''}0}};")
+    out.append(f"static const int CHARGED[SCENARIO_COUNT + 1] = {{{charged}{', ' if plans else ''}0}};")
+    depths = []
+    for i, p in enumerate(plans):
+        if d.depths is None:
+            depths.append("NULL")
+            continue
+        pairs = list(d.depths(p.scenario))
+        out.append(f"static const int depths{i}[] = {{{', '.join(str(x) for pair in pairs for x in pair) or '0'}}};")
+        depths.append(f"depths{i}")
+    out.append(f"static const int *const DEPTHS[SCENARIO_COUNT + 1] = {{{', '.join(depths)}{', ' if plans else ''}"
+               "NULL};")
+    out.append(PLANNED)
+    return out
+
+
+PLANNED = r"""
+static void planned(int i) {
+    replayStop = STOPS[i];
+    for (int b = 0; b < 64; b++) {
+        skipNow[b] = (int)((SKIPS[i] >> b) & 1);
+    }
+    stepDepths = DEPTHS[i];
+    replay(i);
+}
+"""
+
 
 def driver_source(scenarios: Sequence[Any], dialect: Dialect | None = None) -> str:
     """One C program: ``./memdriver N`` replays scenario N, ``./memdriver all ...`` every one (``RUNNER``).
 
     The scenarios are data (the dialect's ``table``) played by one ``replay`` function (the dialect's), so
-    the sanitized build stays small however many scenarios there are.  ``dialect``: the game's C (2018's)."""
+    the sanitized build stays small however many scenarios there are; each entry of ``scenarios`` is a
+    scenario or a ``Plan`` (how far to replay it, the probes to leave out).  ``dialect``: the game's C (2018's)."""
     d = dialect or FCD18
-    out = ['#define RULE ""', d.prelude(), AT_MACRO, d.touch(), STOP, *d.table(scenarios, d), d.replay, RUNNER]
+    plans = [plan_of(x) for x in scenarios]
+    out = ['#define RULE ""', d.prelude(), AT_MACRO, PLAN_STATE, d.touch(), STOP,
+           *d.table([p.scenario for p in plans], d), d.replay, *plan_source(plans, d), RUNNER]
     out.append("int main(int argc, char **argv) {")
-    out.append("    if (argc == 8 && strcmp(argv[1], \"all\") == 0) {")
+    out.append("    if (argc == 10 && strcmp(argv[1], \"all\") == 0) {")
     out.append("        return runAll(atof(argv[2]), atof(argv[3]), atoi(argv[4]), atoi(argv[5]), atol(argv[6]),")
-    out.append("                      atol(argv[7]));")
+    out.append("                      atol(argv[7]), atof(argv[8]), atof(argv[9]));")
     out.append("    }")
     out.append("    int n = argc > 1 ? atoi(argv[1]) : -1;")
     out.append("    if (n < 0 || n >= SCENARIO_COUNT) { return 2; }")
-    out.append("    replay(n);")
+    out.append("    planned(n);")
     out.append("    return 0;")
     out.append("}")
     return "\n".join(out) + "\n"
 
 
 def touch_source() -> str:
-    """``touch(game)``: every query once, so that its memory errors show too (results unused:
-    volatile keeps the calls).  The int queries come from the observation table."""
-    ints = " + ".join(f"{c}(game)" for _n, c, _m in INT_PROBES)
-    counts = " + ".join(f"{c}(game)" for _n, c, _m, n in DECK_COUNT_PROBES if n == 0)
-    return TOUCH.replace("INT_QUERIES", f"{ints} + {counts}")
+    """``touch(game)``: the grader's own calls after a move (``c_emit``'s ``see``: the probes in the observer's
+    order, the piles as deep as the grader reads them at that step, the probes the scenario's test left out
+    left out), then one branch on what the queries answered, so that valgrind reports an answer read from
+    memory never written (a volatile sum alone would not be a use)."""
+    return TOUCH
 
 
 TOUCH = r"""
 static void touch(Game game) {
-    volatile int sink = 0;
-    sink += INT_QUERIES;
-    sink += (topDiscard(game) != NULL) + (getDeckCard(game, 0) != NULL) + (getDiscardPileCard(game, 0) != NULL);
-    for (int p = 0; p < NUM_PLAYERS; p++) {
-        sink += playerCardCount(game, p) + playerPoints(game, p) + (getHandCard(game, p, 0) != NULL);
+    int k = moveNumber;
+    see(game, stepDepths != NULL ? stepDepths[2 * k] : 0, stepDepths != NULL ? stepDepths[2 * k + 1] : 0, skipNow);
+    long answered = (long)seen.validDraw + seen.validEnd;
+    for (int i = 0; i < INT_PROBES; i++) {
+        answered += seen.ints[i];
     }
-    int n = handCardCount(game);
-    for (int i = 0; i < n && i < 1000; i++) {
-        Card card = handCard(game, i);
-        if (card != NULL) {
-            playerMove m = {PLAY_CARD, RED, card};
-            sink += isValidMove(game, m) + cardValue(card);
-        }
+    for (int p = 0; p < 4; p++) {
+        answered += (long)seen.counts[p] + seen.points[p];
     }
-    playerMove draw = {DRAW_CARD, RED, NULL}, end = {END_TURN, RED, NULL};
-    sink += isValidMove(game, draw) + isValidMove(game, end);
-    (void)sink;
+    if (answered == 0x7fffffffL) {
+        fputc(' ', stderr);
+    }
 }
 """
 
@@ -332,17 +481,29 @@ class Dialect:
     move_row: Callable[[Any], str] | None = None  # a move -> ``{ACTION, value, colour, suit, declared, "notation"}``
     table: Callable[[Sequence[Any], Dialect], list[str]] = fcd_scenario_table  # ends with SCENARIO_COUNT, SCENARIOS
     replay: str = REPLAY  # C: ``static void replay(int i)``, marking every call with AT, ``stop`` when it cannot go on
+    # The probes ``touch`` can leave out (``skipNow[b]`` for probe b of this tuple; others are always made), and
+    # the reference's pile depths at each step of a scenario (``stepDepths``; None: not used by ``touch``).
+    probes: tuple[str, ...] = ()
+    depths: Callable[[Any], Sequence[tuple[int, int]]] | None = None
 
 
-FCD18 = Dialect(prelude=prelude, touch=touch_source, deck_arrays=deck_arrays, move_row=move_row, rules=("R18",))
+def reference_depths(scenario: Any) -> Sequence[tuple[int, int]]:
+    """How deep the grader reads the two piles at each step of a 2018 scenario (the reference's, cached)."""
+    from grader.games.fcd18s2.reference_trace import cached_packed_trace  # noqa: PLC0415 - the trace machinery
+
+    return cached_packed_trace(scenario.deck, scenario.moves).depths
+
+
+FCD18 = Dialect(prelude=prelude, touch=touch_source, deck_arrays=deck_arrays, move_row=move_row, rules=("R18",),
+                probes=ORDER, depths=reference_depths)
 
 
 def _frames(text: str) -> list[str]:
     frames = []
-    for fn, where in FRAME.findall(text):
+    for fn, where in FRAME.findall(text) or VG_FRAME.findall(text):
         if fn.startswith(("__", "_start")) or "libsanitizer" in where or "memdriver.c" in where or fn in ("main",):
             continue
-        if fn in ("replay", "child", "runAll"):
+        if fn in ("replay", "planned", "child", "runAll"):
             break
         frames.append(f"{fn} ({where.split('/')[-1]})")
     return frames[:4]
@@ -352,12 +513,15 @@ def parse_report(scenario: str, stderr: str, backend: str) -> list[Finding]:
     """What the sanitizer (or valgrind) found, each tied to the last call marked before it.
 
     A plain crash (SEGV, a deadly signal) or the memory cap is not a finding: the replay
-    simply did not run to the end (``replay_outcome``)."""
+    simply did not run to the end (``replay_outcome``).  Valgrind's reports of a value never
+    written being used are findings like the others (memory read before it was written)."""
     findings = []
     m = ERROR.search(stderr)
     if m and not CRASH.search(stderr) and not CAPPED.search(stderr):
         markers = MARKER.findall(stderr[: m.start()])
-        what = m.group(1) or (f"undefined behaviour: {m.group(2)}" if m.group(2) else f"invalid {m.group(3)}")
+        what = (m.group(1) or (f"undefined behaviour: {m.group(2)}" if m.group(2) else "")
+                or (f"invalid {m.group(3)}" if m.group(3) else "")
+                or "use of an uninitialised value (memory read before it was ever written)")
         findings.append(Finding(scenario, "error", markers[-1] if markers else "loading", what,
                                 _frames(stderr[m.start():])))
     leak = LEAK.search(stderr) if backend == "asan" else VG_LEAK.search(stderr)
@@ -372,7 +536,8 @@ def parse_report(scenario: str, stderr: str, backend: str) -> list[Finding]:
 
 def replay_outcome(r: Replay, findings: list[Finding]) -> str:
     """``ran`` if the replay reached its final marker and exited 0 (or only its findings stopped it);
-    else why not: ``timed out``, ``memory cap``, ``crashed``, ``output limit``."""
+    else why not: ``timed out``, ``memory cap``, ``crashed``, ``output limit``, or ``no game`` (newGame
+    returned NULL: the replay had nothing to play)."""
     if r.timed_out:
         return "timed out"
     if r.capped or CAPPED.search(r.stderr):
@@ -384,7 +549,14 @@ def replay_outcome(r: Replay, findings: list[Finding]) -> str:
         return "ran"  # stopped by the sanitizer's own report: the finding is the verdict
     if r.returncode == 0 and markers and markers[-1] == "end":
         return "ran"
+    if r.returncode == 0 and markers and markers[-1] == "newGame":
+        return "no game (newGame returned NULL)"
     return "crashed"
+
+
+def moves_made(r: Replay) -> int:
+    """How many moves the replay made (its markers say; 0 when newGame gave no game)."""
+    return max((int(k) for k in MOVED.findall(r.stderr)), default=0)
 
 
 def _sanitizers_work(work: Path) -> bool:
@@ -398,7 +570,8 @@ def _sanitizers_work(work: Path) -> bool:
 
 @dataclass
 class Replay:
-    """How one scenario's sanitized replay went."""
+    """How one scenario's sanitized replay went.  ``seconds``: the CPU time it used (0 when not measured:
+    valgrind's replays are cut by the kernel's CPU limit instead)."""
 
     returncode: int | None
     stderr: str
@@ -408,16 +581,17 @@ class Replay:
     capped: bool = False  # stopped at the memory cap
 
 
-RESULT = re.compile(r"^@@result (\d+) (-?\d+) (\d+) (\d) (\d) ([\d.]+)$", re.M)
+RESULT = re.compile(r"^@@result (\d+) (-?\d+) (\d+) (\d) (\d) ([\d.]+) ([\d.]+)$", re.M)
 OUTPUT_BYTES = 1 << 20
 
 
 def _replay_all(work: Path, n: int, first_limit: float) -> list[Replay | None]:
-    """Every replay from one sanitized process (``RUNNER``): a fork each, two at a time."""
-    budget = first_limit + n * first_limit / REPLAY_JOBS + 60  # a safety net: the runner times each replay
+    """Every replay from one sanitized process (``RUNNER``): a fork each, two at a time, each cut by its CPU time."""
+    # A far backstop for the whole runner: every replay at its wall backstop, two at a time.
+    budget = wall_backstop(first_limit) * (n + 1) / REPLAY_JOBS + 60
     r = run_limited(["./memdriver", "all", str(first_limit), str(SHORT_RUN_SECONDS), str(HANGS_BEFORE_GIVING_UP),
-                     str(REPLAY_JOBS), str(MEMORY_CAP_MB), str(OUTPUT_BYTES)], work, budget, memory_mb=None,
-                    env=ASAN_ENV)
+                     str(REPLAY_JOBS), str(MEMORY_CAP_MB), str(OUTPUT_BYTES), str(wall_backstop(first_limit)),
+                     str(wall_backstop(SHORT_RUN_SECONDS))], work, budget, memory_mb=None, env=ASAN_ENV)
     replays: list[Replay | None] = [None] * n
     for m in RESULT.finditer(r.stdout):
         i, code, sig, killed, capped = (int(x) for x in m.groups()[:5])
@@ -430,7 +604,7 @@ def _replay_all(work: Path, n: int, first_limit: float) -> list[Replay | None]:
         replays[i] = Replay(code if code >= 0 else None, text, bool(killed) and not capped,
                             sig == signal.SIGXFSZ, seconds, bool(capped))
     if r.timed_out:  # the runner itself ran out of time: what it had not reported timed out
-        replays = [x or Replay(None, "", True, False, budget) for x in replays]
+        replays = [x or Replay(None, "", True, False, 0.0) for x in replays]
     reported = [x for x in replays if x is not None and (ERROR.search(x.stderr) or LEAK.search(x.stderr))]
     for x, text in zip(reported, symbolize(work, [x.stderr for x in reported])):
         x.stderr = text
@@ -459,31 +633,39 @@ def symbolize(work: Path, texts: list[str]) -> list[str]:
             for t in texts]
 
 
-def _replay_each(work: Path, n: int, first_limit: float) -> list[Replay | None]:
-    """Every replay as a process of its own, under valgrind (no fork runner there)."""
+CPU_KILLED = (signal.SIGXCPU, signal.SIGKILL)  # RLIMIT_CPU: the soft limit's signal, then the hard one's
+
+
+def _replay_each(work: Path, plans: Sequence[Plan], first_limit: float) -> list[Replay | None]:
+    """Every replay as a process of its own, under valgrind (no fork runner there), cut by RLIMIT_CPU."""
     replays: list[Replay | None] = []
-    timeouts = 0
-    for i in range(n):
-        if timeouts >= HANGS_BEFORE_GIVING_UP:
+    hangs, any_hung = 0, False
+    for i, plan in enumerate(plans):
+        if hangs >= HANGS_BEFORE_GIVING_UP:
             replays.append(None)
             continue
+        limit = SHORT_RUN_SECONDS if any_hung else first_limit
         argv = ["valgrind", "-q", "--error-exitcode=23", "--leak-check=full",
                 "--errors-for-leak-kinds=definite,indirect", "./memdriver", str(i)]
-        r = run_limited(argv, work, first_limit if timeouts == 0 else SHORT_RUN_SECONDS, memory_mb=None,
-                        env=ASAN_ENV)
-        timeouts += r.timed_out
-        replays.append(Replay(r.returncode, r.stderr, r.timed_out, r.output_capped, r.seconds))
+        r = run_limited(argv, work, wall_backstop(limit), memory_mb=None, env=ASAN_ENV,
+                        cpu_seconds=max(1, math.ceil(limit)))
+        # Killed by its CPU limit: the signal itself (no sandbox), or the sandbox's exit status 128 + signal.
+        cpu_killed = (r.signal in CPU_KILLED or r.returncode in {128 + s for s in CPU_KILLED}
+                      or "(SIGXCPU)" in r.stderr)
+        timed_out = r.timed_out or cpu_killed
+        any_hung |= timed_out
+        hangs += timed_out and not plan.charged
+        replays.append(Replay(r.returncode, r.stderr, timed_out, r.output_capped, 0.0))
     return replays
 
 
-def run_memory_stage(session: Any, scenarios: Sequence[Scenario], not_replayed: Sequence[str] = (),
-                     failed: Sequence[str] = (), dialect: Dialect = FCD18) -> list[TestResult]:
+def run_memory_stage(session: Any, played: Sequence[Any], dialect: Dialect = FCD18) -> list[TestResult]:
     """Two tests: no memory errors, no leaks -- each failure names scenario and call.
 
-    ``not_replayed``: scenarios left out because they hung or flooded the output in the
-    scenario tests; they count among the replays that did not run to the end.
-    ``failed``: scenarios whose own test failed; what shows only in those is charged there.
-    ``dialect``: the edition's C (``FCD18``; 2017's is ``grader.games.fcd17s2.memcheck.FCD17``)."""
+    ``played``: the scenarios with their tests' results, ``(scenario, TestResult)`` (each replayed as far as
+    its test played it, its left-out probes left out; see ``plan_of``), or ``Plan``s, or scenarios alone
+    (replayed to their end as if they had passed).  ``dialect``: the edition's C (``FCD18``; 2017's is
+    ``grader.games.fcd17s2.memcheck.FCD17``)."""
     errors = TestResult("memory/no_memory_errors", "memory", dialect.rules, 1.0, Verdict.PASSED, kind="memory")
     leaks = TestResult("memory/no_leaks", "memory", (*dialect.rules, "destroyGame"), 1.0, Verdict.PASSED,
                        kind="memory")
@@ -492,13 +674,15 @@ def run_memory_stage(session: Any, scenarios: Sequence[Scenario], not_replayed: 
         for t in (errors, leaks):
             t.verdict, t.message = Verdict.NOT_RUN, "Not run: the submission did not compile."
         return [errors, leaks]
+    plans = [plan_of(x) for x in played]
+    replayed = [p for p in plans if p.replayed]
     work = prepare_dir(b.stage.parent / "memory")
     for name in b.compiled_names + [p.name for p in b.stage.glob("*.h")]:
         shutil.copyfile(b.stage / name, work / name)
     for p in b.stage.glob("*.c"):  # included .c files must be there too
         if not (work / p.name).exists():
             shutil.copyfile(p, work / p.name)
-    (work / "memdriver.c").write_text(driver_source(scenarios, dialect))
+    (work / "memdriver.c").write_text(driver_source(replayed, dialect))
     prepare_dir(work)
     backend = "asan" if _sanitizers_work(work) else "valgrind"
     flags = ["-std=gnu11", "-g", "-O0", "-I."] + (SANITIZE if backend == "asan" else [])
@@ -509,39 +693,59 @@ def run_memory_stage(session: Any, scenarios: Sequence[Scenario], not_replayed: 
             t.verdict = Verdict.NOT_RUN
             t.message = "Not run: the memory-check build failed:\n" + trim(built.stdout + built.stderr)
         return [errors, leaks]
-    # The sanitizers slow a game down a few times; a game's own time limit, doubled, is plenty.  A hang
-    # is paid in full once per submission: after one (here or in the scenario tests), the short limit.
-    first_limit = SHORT_RUN_SECONDS if session.timeouts else max(SHORT_RUN_SECONDS, 2 * float(session.limits.wall))
-    replays = (_replay_all(work, len(scenarios), first_limit) if backend == "asan"
-               else _replay_each(work, len(scenarios), first_limit))
+    # The sanitizers slow a game down a few times; a game's own CPU limit, doubled, is plenty.  A hang is
+    # paid in full once per submission: after one (here or in the scenario tests), the short limit.
+    first_limit = (SHORT_RUN_SECONDS if session.timeouts
+                   else max(SHORT_RUN_SECONDS, 2 * float(session.limits.cpu)))
+    replays = (_replay_all(work, len(replayed), first_limit) if backend == "asan"
+               else _replay_each(work, replayed, first_limit))
     findings: list[Finding] = []
-    stopped: list[tuple[str, str]] = []  # replays that did not run to the end, and why
-    ran = timeouts = 0
-    for sc, r in zip(scenarios, replays):
-        if timeouts >= HANGS_BEFORE_GIVING_UP:
-            stopped.append((sc.id, "not replayed (too many replays hung)"))
+    failed = {p.scenario.id for p in plans if p.failed}
+    stopped: list[tuple[str, str]] = []  # counted replays that did not run clean to their end, and why
+    excluded: list[tuple[str, str]] = []  # replays that show nothing either way, and why
+    ran = counted = hangs = 0
+    any_hung = False
+    excluded.extend((p.scenario.id, f"not replayed (its test {p.charged} already, and how far it got is unknown)")
+                    for p in plans if not p.replayed)
+    for plan, r in zip(replayed, replays):
+        sid = plan.scenario.id
+        if hangs >= HANGS_BEFORE_GIVING_UP:
+            excluded.append((sid, "not replayed (too many replays hung)"))
             continue
         if r is None:
-            stopped.append((sc.id, "crashed (the replay did not report)"))
-            continue
-        r.timed_out = r.timed_out or r.seconds > (first_limit if timeouts == 0 else SHORT_RUN_SECONDS)
-        timeouts += r.timed_out
-        found = parse_report(sc.id, r.stderr, backend)
-        findings.extend(found)
-        outcome = replay_outcome(r, found)
-        if outcome == "ran":
-            ran += 1
+            outcome, made = "crashed (the replay did not report)", 0
         else:
-            stopped.append((sc.id, outcome))
-    total = len(scenarios) + len(not_replayed)
-    stopped.extend((sid, "not replayed (it timed out or flooded the output in the scenario tests)")
-                   for sid in not_replayed)
+            limit = SHORT_RUN_SECONDS if any_hung else first_limit
+            r.timed_out = r.timed_out or r.seconds > limit
+            any_hung |= r.timed_out
+            hangs += r.timed_out and not plan.charged
+            found = parse_report(sid, r.stderr, backend)
+            findings.extend(found)
+            outcome, made = replay_outcome(r, found), moves_made(r)
+        if outcome != "ran" and plan.charged:
+            excluded.append((sid, f"{outcome}, where its scenario test was already charged ({plan.charged})"))
+        elif made == 0:
+            if outcome != "ran":
+                excluded.append((sid, f"{outcome}, before any move"))
+            elif plan.scenario.moves:  # (a scenario of no moves at all is simply not counted)
+                excluded.append((sid, "no move made (its scenario test could make none)"))
+        else:
+            counted += 1
+            if outcome == "ran":
+                ran += 1
+            else:
+                stopped.append((sid, outcome))
     for test, kind, title in ((errors, "error", "memory errors"), (leaks, "leak", "memory leaks")):
         found = [f for f in findings if f.kind == kind]
         test.notes.append(f"backend: {'AddressSanitizer + UBSan' if backend == 'asan' else 'valgrind'}; "
-                          f"{ran} of {total} scenario replays ran to the end; {first_limit:g} s per replay"
+                          f"{ran} of {counted} scenario replays ran to the end (each as far as its scenario test "
+                          f"played); {first_limit:g} s of CPU time per replay"
                           + (" (your code had already hung in an earlier test: a hang is paid in full once)"
                              if session.timeouts else ""))
+        if excluded:
+            test.notes.append(f"{len(excluded)} replay(s) not counted either way (they show nothing about memory, "
+                              "or what stopped them is charged already): "
+                              + "; ".join(f"{sid}: {why}" for sid, why in excluded[:4]))
         if found and all(f.scenario in failed for f in found):
             test.notes.append(f"{title.capitalize()} showed only in scenarios that failed already, so they are "
                               f"not counted again here (fix those first): "
@@ -557,16 +761,24 @@ def run_memory_stage(session: Any, scenarios: Sequence[Scenario], not_replayed: 
                 lines.append("destroyGame must free everything the game owns: every card (in hands, draw "
                              "pile and discard pile), the piles themselves and the game.")
             else:
-                lines.append("Memory was used wrongly (freed memory used again, outside an array, ...). "
-                             "Run the repro program of that scenario under the same sanitizers to see it.")
+                lines.append("Memory was used wrongly (freed memory used again, outside an array, memory read "
+                             "before it was written, ...). Run the repro program of that scenario under the same "
+                             "sanitizers (or valgrind) to see it.")
             test.message = "\n".join(lines)
             continue
-        test.earned = ran / total if total else 0.0
-        if ran < total:
+        if counted == 0:
+            test.verdict, test.earned = Verdict.NOT_SHOWN, 0.0
+            test.message = ("No scenario replay made a move, so nothing shows about memory and no memory marks "
+                            "are earned (a game must start and be played to show how it uses memory):\n"
+                            + "\n".join(f"  {sid}: {why}" for sid, why in (stopped + excluded)[:8]))
+            continue
+        test.earned = ran / counted
+        if ran < counted:
             if ran == 0:
                 test.verdict = Verdict.WRONG
-            test.message = (f"Only {ran} of {total} scenario replays ran to the end under the sanitizers, so only "
+            test.message = (f"Only {ran} of {counted} scenario replays ran to the end under the sanitizers, so only "
                             f"that share of the memory marks is earned: a replay that crashed, hung or went over "
-                            f"the {MEMORY_CAP_MB} MiB memory cap says nothing about memory. The first of them:\n"
+                            f"the {MEMORY_CAP_MB} MiB memory cap (where no scenario test had charged it already) "
+                            f"says nothing about memory. The first of them:\n"
                             + "\n".join(f"  {sid}: {why}" for sid, why in stopped[:8]))
     return [errors, leaks]

@@ -170,13 +170,14 @@ FCD18 = ReproDialect(prelude=prelude, checks=_checks, move=make_move, deck_array
                      scenarios=_scenarios18, focus=_focus18, include=_include18, parse_moves=_parse_moves18)
 
 
-# Same bytes as in the grader: its worker's malloc zero-fills new memory and fills freed memory with
-# 0xff (``grader.core.sandbox.DETERMINISTIC_MALLOC``); a repro program runs itself again that way, so
+# Same bytes as in the grader: its worker's malloc fills new memory with 0xa5 bytes and freed memory with
+# 0x5a (``grader.core.sandbox.DETERMINISTIC_MALLOC``); a repro program runs itself again that way, so
 # code that reads memory it never wrote, or freed, does here what it did there.
 SAME_MALLOC = r"""
-/* The grader runs your code with a malloc that fills new memory with zeros and freed memory with
- * 0xff bytes, so that every run is the same.  This program runs itself again with those settings,
- * so that reading memory that was never written, or was freed, does here what it did there. */
+/* The grader runs your code with a malloc that fills new memory with 0xa5 bytes and freed memory with
+ * 0x5a bytes, so that every run is the same (and memory never set reads as nonsense, not as 0).
+ * This program runs itself again with those settings, so that reading memory that was never
+ * written, or was freed, does here what it did there. */
 static void sameMallocAsTheGrader(char **argv) {
     const char *preload = getenv("LD_PRELOAD");
     if (getenv("GLIBC_TUNABLES") == NULL && (preload == NULL || strstr(preload, "valgrind") == NULL)) {

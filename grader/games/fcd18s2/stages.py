@@ -1,10 +1,11 @@
 """Final Card-Down's stages after the scenarios: random games, then the memory stage.
 
 Random games: a rule family a scenario already failed costs no second
-deduction.  Memory stage: the scenarios whose game ran to an end in the worker
-are replayed natively under sanitizers; those that timed out, lost the worker
-or flooded the output are not (they could not show memory errors fairly), and
-what shows only in scenarios that failed already is charged to them.
+deduction: the games judge around it (and it earns nothing there).  Memory stage:
+each scenario is replayed natively under sanitizers as far as its test played it
+(the same probes left out); a crash or hang its test was already charged for is
+not charged again, and what shows only in scenarios that failed already is
+charged to them.
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from grader.core.config import MarkingConfig
 from grader.core.grade import guarded_many
-from grader.core.results import TestResult, Verdict
-
-NOT_REPLAYED = (Verdict.TIMED_OUT, Verdict.WORKER_LOST, Verdict.OUTPUT)
+from grader.core.results import TestResult
 
 
 def _timed(run: Callable[[], list[TestResult]]) -> list[TestResult]:
@@ -33,27 +32,21 @@ def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any
                  memory_stage: Callable[..., list[TestResult]] | None = None) -> Iterator[TestResult]:
     """The tests of the random games and the memory stage, as they come.  ``memory_stage``: the edition's
     (2018's ``memcheck.run_memory_stage`` when not given; the 2017 edition passes its own)."""
-    charged: dict[str, str] = {}
+    charged: dict[str, str] = {}  # what a scenario failed on (an observation, or ``crashes``) -> that test
     for _s, t in played:
         if t.rule_family and t.verdict.family == "fail":
-            charged.setdefault(t.rule_family, t.id)
+            charged.setdefault(t.failed_on or "crashes", t.id)
     n_random = config.random_games if random_games is None else random_games
     if n_random:
         from grader.games.fcd18s2.random_games import run_random_games  # noqa: PLC0415 - optional stage
 
-        for t in _timed(lambda: guarded_many("random/games", "random", "random",
-                                               lambda: run_random_games(session, n_random))):
-            if not t.passed and t.verdict is not Verdict.ERROR and t.rule_family in charged:
-                t.charged_to = charged[t.rule_family]
-                t.notes.append(f"Not counted again: {t.charged_to} already failed on this rule family.")
-            yield t
+        yield from _timed(lambda: guarded_many("random/games", "random", "random",
+                                               lambda: run_random_games(session, n_random, charged=charged)))
     if memory:
         from grader.games.fcd18s2.memcheck import run_memory_stage  # noqa: PLC0415 - optional stage
 
         memory_stage = memory_stage or run_memory_stage
 
-        replayable = [s for s, t in played if t.verdict not in NOT_REPLAYED]
-        not_replayed = [s.id for s, t in played if t.verdict in NOT_REPLAYED]
-        failed = [s.id for s, t in played if t.verdict.family == "fail"]
+        # Each scenario replayed as far as its test played it; what its test was charged is not charged again.
         yield from _timed(lambda: guarded_many("memory/replays", "memory", "memory",
-                                               lambda: memory_stage(session, replayable, not_replayed, failed)))
+                                               lambda: memory_stage(session, played)))

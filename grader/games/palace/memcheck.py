@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from grader.games.fcd18s2.c_emit import c_string
-from grader.games.fcd18s2.memcheck import Dialect, run_memory_stage
+from grader.games.fcd18s2.memcheck import Dialect, Plan, run_memory_stage
 from reference.palace import Action, MoveSpec, Rank, Suit
 
 RULES = ("I11",)
@@ -198,5 +198,8 @@ PALACE = Dialect(prelude=lambda: PRELUDE, touch=lambda: TOUCH, rules=RULES, tabl
 
 def run_memory_stage_palace(session: Any, scenarios: Sequence[Any], not_replayed: Sequence[str] = (),
                             failed: Sequence[str] = ()) -> list[Any]:
-    """The two memory tests of a Palace submission (``run_memory_stage`` in Palace's C)."""
-    return run_memory_stage(session, scenarios, not_replayed, failed, dialect=PALACE)
+    """The two memory tests of a Palace submission (``run_memory_stage`` in Palace's C): ``scenarios`` replayed
+    to their end, a memory error only in ``failed`` ones charged there; ``not_replayed`` (their tests were
+    charged a hang or a flood already) are not charged again."""
+    del not_replayed  # already charged where they hung: they leave the count
+    return run_memory_stage(session, [Plan(s, failed=s.id in failed) for s in scenarios], dialect=PALACE)
