@@ -74,10 +74,10 @@ def alice() -> SubmissionResult:
     ]
     groups = [  # by hand: marks = max_marks * passed weight / total weight
         GroupMarks("build", 2, 2, 2.0, 2.0),
-        GroupMarks("play", 1, 2, 2.0, 6.0),  # weights 1 (passed) + 2 (failed): 6 * 1/3
-        GroupMarks("end", 0, 2, 0.0, 4.0),
+        GroupMarks("play", 1, 2, 2.0, 6.0, failed=1),  # weights 1 (passed) + 2 (failed): 6 * 1/3
+        GroupMarks("end", 0, 2, 0.0, 4.0, failed=1),  # one crashed, one not run
         GroupMarks("queries", 0, 1, 0.0, 2.0),
-        GroupMarks("hidden", 1, 2, 2.0, 4.0),
+        GroupMarks("hidden", 1, 2, 2.0, 4.0, failed=1),
         GroupMarks("random_games", 1, 1, 3.0, 3.0),
         GroupMarks("memory", 1, 1, 1.0, 1.0),
     ]
@@ -112,7 +112,7 @@ def bob() -> SubmissionResult:
         T("play/follow_suit", Verdict.NOT_RUN, message=NOT_COMPILED),
         T("memory/no_leaks", Verdict.NOT_RUN, kind="memory", message=NOT_COMPILED),
     ]
-    groups = [GroupMarks("build", 0, 2, 0.0, 2.0), GroupMarks("play", 0, 1, 0.0, 6.0),
+    groups = [GroupMarks("build", 0, 2, 0.0, 2.0, failed=1), GroupMarks("play", 0, 1, 0.0, 6.0),
               GroupMarks("memory", 0, 1, 0.0, 1.0)]
     return SubmissionResult("bob", "d4e5f6", False, COMPILER, ["Card.c was missing: the grader's own was used."],
                             ["gcc"], tests, groups=groups, profile="lenient", sandbox="bwrap", seconds=2.0)
@@ -134,8 +134,8 @@ def carol() -> SubmissionResult:
         T("random/game_2", Verdict.WRONG, kind="random", message="game 2 differs", repro="deck 3S\nplay 3S"),
     ]
     groups = [GroupMarks("build", 2, 2, 2.0, 2.0),
-              GroupMarks("queries", 1, 3, 3.33, 10.0),  # round(10/3, 2)
-              GroupMarks("random_games", 1, 2, 0.0, 3.0)]  # all or nothing
+              GroupMarks("queries", 1, 3, 3.33, 10.0, failed=2),  # round(10/3, 2)
+              GroupMarks("random_games", 1, 2, 0.0, 3.0, failed=1)]  # all or nothing
     return SubmissionResult("carol", "0a0b0c", True, "", [], ["gcc"], tests, groups=groups, profile="lenient",
                             sandbox="bwrap", seconds=3.0)
 
@@ -368,7 +368,8 @@ def test_class_csv(tmp_path: Path) -> None:
     with path.open(newline="", encoding="utf-8") as f:
         header = next(csv.reader(f))
     assert header == ["submission", "source_hash", "status", "build", "play", "end", "queries", "hidden",
-                      "random_games", "memory", "total", "max", "tests_valid", "tests_caught", "tests_mutants",
+                      "random_games", "memory", "total", "max", "passed", "failed", "not_shown",
+                      "tests_valid", "tests_caught", "tests_mutants",
                       "tests_marks", "tests_max", "seconds"]
     assert [r["submission"] for r in rows] == ["alice", "bob", "carol"]
     by = {r["submission"]: r for r in rows}
@@ -378,9 +379,11 @@ def test_class_csv(tmp_path: Path) -> None:
     assert by["alice"]["play"] == "2" and by["carol"]["queries"] == "3.33" and by["carol"]["play"] == ""
     assert [by[n]["status"] for n in ("alice", "bob", "carol")] == ["grader error", "build failed", "failed"]
     assert by["alice"]["source_hash"] == "a1b2c3" and by["alice"]["seconds"] == "12.3"
+    # alice: passed 2 build, follow_suit, secret_pass, random, memory (6); failed draw_two, winner, secret (3)
+    assert (by["alice"]["passed"], by["alice"]["failed"], by["alice"]["not_shown"]) == ("6", "3", "0")
     assert by["alice"]["tests_valid"] == by["alice"]["tests_marks"] == ""  # no test program graded
     # The same columns whatever order the submissions come in.
-    assert group_order([carol(), bob(), alice()]) == header[3:-8]
+    assert group_order([carol(), bob(), alice()]) == header[3:-11]
 
 
 def test_class_csv_defuses_formulas(tmp_path: Path) -> None:

@@ -6,6 +6,9 @@
    (``task``) run by local processes or by Dask (``executors``).
 3. As each task finishes, its reports are put in place and its result is
    stored (the result last: a kill in between only means grading it again).
+   A result with a grader error in some test keeps its other results: it is
+   stored flagged for regrading (the next run grades it again) and shown with
+   the error; only a grading that could not finish at all is not stored.
 4. The class CSV, the kill matrix, the JUnit file and the dashboard are written
    from the results of every submission.
 
@@ -16,6 +19,7 @@ graded (a fault of the grader or of a machine: run the same command again).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
@@ -32,11 +36,11 @@ from grader.core.batch.progress import BatchProgress
 from grader.core.batch.requirements import WorkerRefused, check_worker
 from grader.core.batch.store import ResultKey, ResultStore, grader_version, marking_hash
 from grader.core.batch.submissions import discover, read_files, write_files
-from grader.core.batch.task import GradeJob, GradeOutput, failed_result
+from grader.core.batch.task import FAILED_GRADING, GradeJob, GradeOutput, failed_result, finished
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.grade import source_hash
-from grader.core.results import SubmissionResult, result_from_json
+from grader.core.results import SubmissionResult, Verdict, result_from_json
 from grader.games import get as get_game
 
 
@@ -120,11 +124,24 @@ def _judge(job: GradeJob, key: ResultKey, outcome: GradeOutput | BaseException, 
         return failed_result(job.name, key.source, f"the worker's result does not read back: {err}")
 
 
+REGRADE = "regrade after a grader error"  # why a submission whose stored result is flagged is graded again
+
+
+@dataclass
+class Plan:
+    results: dict[str, SubmissionResult]  # what needs no grading: from the store, or unreadable
+    from_store: set[str]
+    to_grade: list[tuple[GradeJob, ResultKey]]
+    why: Counter[str]  # why each is graded, counted
+    provisional: dict[str, SubmissionResult]  # stored results flagged for regrading, shown if that cannot finish
+
+
 def _plan(subs: list[Submission], store: ResultStore, game: GameSpec, out: Path,
-          job_of: Callable[[str, dict[str, bytes]], GradeJob], version: str, marking: str,
-          ) -> tuple[dict[str, SubmissionResult], set[str], list[tuple[GradeJob, ResultKey]], Counter[str]]:
-    """What the store already holds (its reports put back where missing) and what must be graded, and why."""
+          job_of: Callable[[str, dict[str, bytes]], GradeJob], version: str, marking: str) -> Plan:
+    """What the store already holds (its reports put back where missing) and what must be graded, and why.
+    A stored result flagged for regrading (a grader error in some test) is graded again."""
     results: dict[str, SubmissionResult] = {}
+    provisional: dict[str, SubmissionResult] = {}
     from_store: set[str] = set()
     to_grade: list[tuple[GradeJob, ResultKey]] = []
     why: Counter[str] = Counter()
@@ -142,7 +159,10 @@ def _plan(subs: list[Submission], store: ResultStore, game: GameSpec, out: Path,
             if not _reports_current(out / "reports" / sub.name, stored):
                 _rewrite_reports(stored, out / "reports" / sub.name, game)
             continue
-        why[key.why_new(store.previous(sub.name))] += 1
+        flagged = store.provisional(sub.name, key)
+        if flagged is not None:
+            provisional[sub.name] = flagged
+        why[REGRADE if flagged is not None else key.why_new(store.previous(sub.name))] += 1
         try:
             files = read_files(sub.folder)
         except (OSError, ValueError) as err:
@@ -150,7 +170,16 @@ def _plan(subs: list[Submission], store: ResultStore, game: GameSpec, out: Path,
             _rewrite_reports(results[sub.name], out / "reports" / sub.name, game)
             continue
         to_grade.append((job_of(sub.name, files), key))
-    return results, from_store, to_grade, why
+    return Plan(results, from_store, to_grade, why, provisional)
+
+
+def _kept(before: SubmissionResult | None, failed: SubmissionResult) -> SubmissionResult:
+    """A grading that could not finish, for a submission whose earlier result (flagged for regrading) is
+    stored: that result, its other tests standing, with this failure added as one more grader error."""
+    if before is None or not finished(before):
+        return failed
+    tests = [t for t in before.tests if t.id != FAILED_GRADING] + failed.tests
+    return dataclasses.replace(before, tests=tests)
 
 
 def _executor(args: argparse.Namespace, jobs: int, version: str) -> LocalProcesses | DaskCluster:
@@ -180,7 +209,8 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     def job_of(name: str, files: dict[str, bytes]) -> GradeJob:
         return GradeJob(name, files, args.game, config_text, options, args.timeout)
 
-    results, from_store, to_grade, why = _plan(subs, store, game, out, job_of, version, marking)
+    plan = _plan(subs, store, game, out, job_of, version, marking)
+    results, from_store, to_grade, why = plan.results, plan.from_store, plan.to_grade, plan.why
 
     jobs = args.jobs or os.cpu_count() or 1
     if to_grade and not (args.scheduler or args.local_cluster):
@@ -207,11 +237,14 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
                 for job, outcome in executor.run(job for job, _ in to_grade):
                     key = keys[job.name]
                     result = _judge(job, key, outcome, version)
-                    if result.status == "grader error" or not isinstance(outcome, GradeOutput):
-                        _rewrite_reports(result, out / "reports" / job.name, game)  # not stored: graded again
-                    else:
+                    if not finished(result) or not isinstance(outcome, GradeOutput):
+                        # not stored: graded again; a result from before (flagged) is still what it shows
+                        result = _kept(plan.provisional.get(job.name), result)
+                        _rewrite_reports(result, out / "reports" / job.name, game)
+                    else:  # a grader error in some test: stored flagged, the other results kept
                         _place_reports(outcome.reports, out / "reports" / job.name)
-                        store.put(job.name, key, result, worker=outcome.worker)
+                        store.put(job.name, key, result, worker=outcome.worker,
+                                  regrade=any(t.verdict is Verdict.ERROR for t in result.tests))
                     results[job.name] = result
                     progress.finished(result, cached=False)
     finally:

@@ -7,8 +7,13 @@ the options that change a mark: ``marking_hash``).  The same three give the same
 marks (principle 5), so a key found in the store is never graded again; change
 any of them and the key changes with it.
 
+A result with a grader error in some of its tests (a fault of ours, not the
+submission's) is stored too, so its other results are kept, but *flagged*: it is
+provisional, and a rerun grades that submission again (``get`` does not return
+it; ``provisional`` does).
+
 On disk, under ``OUT/store/``: ``<key>.json`` per result (written to a
-temporary name, then renamed: whole or absent), ``index.json`` (each
+temporary name, then renamed: whole or absent; ``"regrade": true`` when flagged), ``index.json`` (each
 submission's latest key and its three parts, which is how a rerun tells a
 new submission from changed sources, a new configuration or a new grader), and
 ``journal.jsonl``, one line per grading that finished (what staff read to see
@@ -112,23 +117,41 @@ class ResultStore:
         except (KeyError, TypeError):
             return None
 
-    def get(self, name: str, key: ResultKey) -> SubmissionResult | None:
-        """The stored result for these sources, grader and marking (under ``name``), or None."""
+    def _read(self, name: str, key: ResultKey) -> tuple[SubmissionResult, bool] | None:
+        """The stored result for this key (under ``name``) and whether it is flagged for regrading."""
         path = self.folder / f"{key.key}.json"
         try:
-            result = result_from_json(json.loads(path.read_bytes())["result"])
-        except (OSError, ValueError, KeyError, TypeError):
+            record = json.loads(path.read_bytes())
+            result = result_from_json(record["result"])
+            flagged = record.get("regrade") is True
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None  # absent, or from another layout: graded again and replaced
         # Two students with the same sources share a key: the result is theirs under their own name.
-        return result if result.submission == name else dataclasses.replace(result, submission=name)
+        return (result if result.submission == name else dataclasses.replace(result, submission=name)), flagged
 
-    def put(self, name: str, key: ResultKey, result: SubmissionResult, *, worker: str = "") -> None:
-        """Store one finished grading: the result, then the index, then a journal line."""
-        record = {"key": key.key, **dataclasses.asdict(key), "result": result.to_json()}
+    def get(self, name: str, key: ResultKey) -> SubmissionResult | None:
+        """The stored result for these sources, grader and marking (under ``name``), or None -- also when the
+        stored one is flagged for regrading (a grader error in some test): it is graded again."""
+        found = self._read(name, key)
+        return found[0] if found is not None and not found[1] else None
+
+    def provisional(self, name: str, key: ResultKey) -> SubmissionResult | None:
+        """The stored result flagged for regrading, if that is what the store holds for this key: what the
+        class is shown while its regrading cannot finish."""
+        found = self._read(name, key)
+        return found[0] if found is not None and found[1] else None
+
+    def put(self, name: str, key: ResultKey, result: SubmissionResult, *, worker: str = "",
+            regrade: bool = False) -> None:
+        """Store one finished grading: the result, then the index, then a journal line.  ``regrade``: a grader
+        error in some test made it provisional; the next run grades the submission again."""
+        record = {"key": key.key, **dataclasses.asdict(key), "regrade": regrade, "result": result.to_json()}
         _write_atomic(self.folder / f"{key.key}.json", json.dumps(record).encode())
         self.remember(name, key)
         line = {"submission": name, "key": key.key, "worker": worker, "seconds": round(result.seconds, 3),
                 "at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        if regrade:
+            line["regrade"] = True
         with (self.folder / "journal.jsonl").open("a") as f:
             f.write(json.dumps(line) + "\n")
 

@@ -53,11 +53,20 @@ class GradeOutput:
     worker: str = ""  # where it was graded (host and process)
 
 
+FAILED_GRADING = "grading/finished"  # the one test of a grading that could not finish
+
+
 def failed_result(name: str, digest: str, why: str) -> SubmissionResult:
     """The result of a grading that could not finish: one ERROR test saying why, so its status is
     "grader error" (exit 2, never stored: the next run grades it again), never a student's FAIL."""
-    test = TestResult("grading/finished", "grading", (), 1.0, Verdict.ERROR, message=why, kind="build")
+    test = TestResult(FAILED_GRADING, "grading", (), 1.0, Verdict.ERROR, message=why, kind="build")
     return SubmissionResult(name, digest, True, "", [], [], [test], profile="", sandbox="")
+
+
+def finished(result: SubmissionResult) -> bool:
+    """Did the grading finish (every test has its verdict, a grader error in some of them or not), as opposed
+    to a grading that could not finish at all (``failed_result``)?"""
+    return not (result.tests and all(t.id == FAILED_GRADING for t in result.tests))
 
 
 def _die_with_parent() -> None:
@@ -107,8 +116,12 @@ def _grade(job: GradeJob, here: str) -> GradeOutput:
             why = f"grading took longer than {job.timeout:.0f} s and was stopped"
             return GradeOutput(job.name, failed_result(job.name, "none", why).to_json(), {}, grader_version(), here)
         result_file = report_dir / "result.json"
-        if proc.returncode in (0, 1) and result_file.is_file():
-            return GradeOutput(job.name, json.loads(result_file.read_text()), _collect(report_dir),
-                               grader_version(), here)
+        # 0 passed, 1 failed, 2 a grader error in some test: each a whole result, with its reports (a grader
+        # error in one test keeps the others' results; the batch stores it flagged for regrading).  A 2 with
+        # no result, or any other code, is a grading that did not finish.
+        if proc.returncode in (0, 1, 2) and result_file.is_file():
+            data = json.loads(result_file.read_text())
+            if proc.returncode != 2 or data.get("status") == "grader error":
+                return GradeOutput(job.name, data, _collect(report_dir), grader_version(), here)
         why = f"grading ended with code {proc.returncode}: {stderr.strip()[-2000:]}"
         return GradeOutput(job.name, failed_result(job.name, "none", why).to_json(), {}, grader_version(), here)

@@ -1,7 +1,7 @@
 """The class CSV: one row per submission, marks per group, for staff and spreadsheets.
 
-Columns: submission, source_hash, status, one column per marks group, total,
-max, the student's own tests (valid, mutants caught of how many, marks, max: blank
+Columns: submission, source_hash, status, one column per marks group, total, max, the tests passed,
+failed and not shown (kept apart), the student's own tests (valid, mutants caught of how many, marks, max: blank
 when not graded), seconds.  ``write_kill_matrix_csv``: which mutants each
 student's tests caught.  The groups are the union over all results, in a stable order:
 build first, then the scenario groups in the order they were graded (merged
@@ -65,12 +65,21 @@ def write_class_csv(results: list[Any], path: Path | str) -> None:
     groups = group_order(results)
     with Path(path).open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
-        out.writerow(["submission", "source_hash", "status", *groups, "total", "max", *TESTS_COLUMNS, "seconds"])
+        out.writerow(["submission", "source_hash", "status", *groups, "total", "max", "passed", "failed",
+                      "not_shown", *TESTS_COLUMNS, "seconds"])
         for r in results:
             marks = {g.group: g.marks for g in r.groups}
             out.writerow([_cell(r.submission), _cell(r.source_hash), r.status,
                           *(num(marks[g]) if g in marks else "" for g in groups),
-                          num(r.score), num(r.max_score), *_tests_cells(r), f"{r.seconds:.1f}"])
+                          num(r.score), num(r.max_score), *_verdict_counts(r), *_tests_cells(r), f"{r.seconds:.1f}"])
+
+
+def _verdict_counts(result: Any) -> list[str]:
+    """Tests passed, failed and not shown (a rule hidden by a difference another test owns), kept apart."""
+    tests = result.tests
+    return [str(sum(1 for t in tests if t.verdict.family == "pass")),
+            str(sum(1 for t in tests if t.verdict.family == "fail")),
+            str(sum(1 for t in tests if t.verdict.value == "not shown"))]
 
 
 def write_kill_matrix_csv(results: list[Any], path: Path | str) -> None:

@@ -182,8 +182,13 @@ def grading_times(results: list[Any]) -> Plot:
 
 
 def _problem_words(result: Any) -> str:
+    """What went wrong in a student's tests, counted: crashes, timeouts, ... and the grader's own errors (the
+    tests it could not judge; the student's other results stand, and the submission is graded again)."""
     counts = Counter(t.verdict.value for t in result.tests)
-    return ", ".join(f"{what} {counts[what]}" for what, kind in PROBLEMS if kind == "verdict" and counts[what])
+    words = [f"{what} {counts[what]}" for what, kind in PROBLEMS if kind == "verdict" and counts[what]]
+    if counts[Verdict.ERROR.value]:
+        words.append(f"{Verdict.ERROR.value} {counts[Verdict.ERROR.value]}")
+    return ", ".join(words)
 
 
 def _student(result: Any, out: Path) -> Student:

@@ -62,7 +62,11 @@ def test_marks(result: Any) -> dict[int, tuple[float, float]]:
 def _summary(result: Any) -> str:
     n = len(result.tests)
     passed = sum(1 for t in result.tests if t.passed)
-    lines = [f"Score {result.score:g} / {result.max_score:g}: {passed} of {n} tests passed."]
+    failed = sum(1 for t in result.tests if t.verdict.family == "fail")
+    hidden = sum(1 for t in result.tests if t.verdict.value == "not shown")
+    lines = [f"Score {result.score:g} / {result.max_score:g}: {passed} of {n} tests passed, {failed} failed"
+             + (f", {hidden} not shown (a difference another test owns hid their rule: they earn only what "
+                f"was seen)." if hidden else ".")]
     if not result.build_ok:
         lines.append("Your code did not compile, so the tests that need it were not run: "
                      "see the build test for the compiler's messages.")

@@ -69,13 +69,25 @@ FIRST_STEP_ONLY = frozenset(TABLE.deck_counts)
 FIRST_STEP, EVERY_STEP = schemas()
 
 
+SHOWN_NAMES = 8  # of the fields that differ, the message names at most this many
+
+
+def _names(keys: set[Any]) -> str:
+    """The fields that differ, for the message: the worker's keys are the student's (any number of them,
+    any length; JSON makes them strings, but nothing here depends on it)."""
+    shown = sorted(keys, key=repr)
+    text = ", ".join(repr(k)[:40] for k in shown[:SHOWN_NAMES])
+    more = f", ... and {len(shown) - SHOWN_NAMES} more" if len(shown) > SHOWN_NAMES else ""
+    return f"[{text}{more}]"
+
+
 def valid_observation(obs: Any, first: bool = False, table: Table = TABLE) -> str | None:
     """None if ``obs`` has exactly the expected shape, else what is wrong."""
     if not isinstance(obs, dict):
         return "an observation is not an object"
     schema = schemas(table)[0 if first else 1]
     if set(obs) != set(schema):
-        return f"observation fields differ: {sorted(set(obs) ^ set(schema))}"
+        return f"observation fields differ: {_names(set(obs) ^ set(schema))}"
     for name, check in schema.items():
         if not check(obs[name]):
             return f"observation field {name!r} has the wrong shape"
