@@ -96,15 +96,34 @@ NEW_MUTANTS = ("num_of_suit_counts_one_twice", "hand_card_one_past_the_end", "cu
                "winner_zero_at_start", "new_game_crashes_on_initial_a")
 
 
+def not_shown_grade(folder: Path) -> tuple[dict[str, float], float]:
+    """Marks lost per group, and of them the marks not earned because a test's rule was not shown."""
+    result = grade(folder, MarkingConfig.load())
+    lost = {g.group: round(g.max_marks - g.marks, 2) for g in result.groups if g.marks < g.max_marks}
+    hidden = 0.0
+    for g in result.groups:
+        tests = [t for t in result.tests if t.mark_group == g.group]
+        total = sum(t.weight for t in tests) or 1.0
+        hidden += g.max_marks * sum(t.weight * (1 - t.earns_marks) for t in tests
+                                    if t.verdict is Verdict.NOT_SHOWN) / total
+    return lost, hidden
+
+
 def test_the_new_mutants_lose_at_most_their_own_groups_marks_plus_3() -> None:
     """The cases that once cost 85-95 marks (fixtures of the issue's five): now the marks of their own
-    rule, plus at most 3, and each is killed by the tests of its own rule."""
+    rule, plus at most 3 charged elsewhere, and each is killed by the tests of its own rule.  What a bug
+    hides is not shown, and earns nothing: winner_zero_at_start's isValidMove says FALSE to every move
+    right after newGame (its game is over, it says), so move 0 of every test of isValidMove is not shown
+    -- at most that: the moves after it are judged and earn."""
     config = MarkingConfig.load()
     mutants = [next(m for m in MUTANTS if m.name == name) for name in NEW_MUTANTS]
-    for m, (_score, lost, _wrong) in zip(mutants, full_grades([SUBMISSIONS / "mutants" / m.name for m in mutants])):
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        graded = list(pool.map(not_shown_grade, [SUBMISSIONS / "mutants" / m.name for m in mutants]))
+    for m, (lost, hidden) in zip(mutants, graded):
         own = owning_groups(m.rules)
         assert any(lost.get(g, 0) > 0 for g in own), (m.name, lost)
-        assert sum(lost.values()) <= sum(config.group_marks(g) for g in own) + 3, (m.name, lost, own)
+        assert sum(lost.values()) - hidden <= sum(config.group_marks(g) for g in own) + 3, (m.name, lost, own)
+        assert hidden <= (8 if m.name == "winner_zero_at_start" else 5), (m.name, hidden, lost)
 
 
 def test_mutant_folders_are_what_mutants_py_makes(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ MODEL_DIR = ROOT / "fixtures" / "submissions" / "model"
 GAME = get("fcd18s2")
 CONFIG = MarkingConfig.load(game=GAME)
 MARKING = CONFIG.suite_marking
+N_MUTANTS = len(GAME.suite_targets().mutants)  # every mutant but the memory-only one
 
 
 # --- the recorder: what a run of a test program records --------------------------------------------
@@ -185,7 +186,7 @@ def test_the_good_suite_is_valid_and_catches_most_mutants(graded: dict[str, Suit
     assert good.caught / len(good.mutants) >= 0.8, [m.name for m in good.mutants if not m.caught]
     assert good.score == pytest.approx(MARKING.validity_marks + MARKING.thoroughness_marks * good.caught /
                                        len(good.mutants), abs=0.01)
-    assert len(good.mutants) == 42 and sum(m.hidden for m in good.mutants) == len(MARKING.hidden_mutants)
+    assert len(good.mutants) == N_MUTANTS and sum(m.hidden for m in good.mutants) == len(MARKING.hidden_mutants)
 
 
 def test_a_suite_assuming_one_reading_is_invalid_and_the_ruling_is_named(graded: dict[str, SuiteResult]) -> None:
@@ -215,7 +216,9 @@ def test_a_suite_that_does_not_compile_gets_nothing_and_says_why(graded: dict[st
     assert result.problem == "Your testGame.c does not compile." and "testGame.c:6" in result.compiler_output
 
 
-@pytest.mark.parametrize("name, caught", [("realistic_mess", {"counts_over_hands"}),
+# realistic_mess checks the deck counts after newGame (testGame.c:46): it catches the counts taken over the
+# hands, and the totals malloc left unset (memory the grader's malloc fills with 0xa5, never with 0).
+@pytest.mark.parametrize("name, caught", [("realistic_mess", {"counts_over_hands", "new_game_malloc_uninitialised"}),
                                           ("includes_game_c", {"deal_in_blocks"})])
 def test_what_students_really_write_is_graded_like_anything_else(graded: dict[str, SuiteResult], name: str,
                                                                  caught: set[str]) -> None:
@@ -272,13 +275,15 @@ def test_the_reports_show_the_kill_matrix_and_hide_the_hidden_mutants(tmp_path: 
     assert 'name="ann: testGame.c"' in junit and "own_tests.catches_skip_ignored" in junit
     assert not any(name in junit for name in MARKING.hidden_mutants)
     rows = list(csv.DictReader((out / "kill_matrix.csv").read_text().splitlines()))
-    assert len(rows) == 42 and {r["mutant"] for r in rows if r["hidden"] == "yes"} == MARKING.hidden_mutants
+    assert len(rows) == N_MUTANTS and {r["mutant"] for r in rows if r["hidden"] == "yes"} == MARKING.hidden_mutants
     assert [(r["mutant"], r["caught_by"], r["test_functions"]) for r in rows if r["caught"] == "yes"] == [
-        ("counts_over_hands", "testGame.c:46", "main")]
+        ("counts_over_hands", "testGame.c:46", "main"), ("new_game_malloc_uninitialised", "testGame.c:46", "main")]
     (line,) = csv.DictReader((out / "class.csv").read_text().splitlines())
-    assert (line["tests_valid"], line["tests_caught"], line["tests_mutants"]) == ("yes", "1", "42")
-    dashboard = (out / "dashboard.html").read_text()  # valid (5) and 1 of 42 caught (15 / 42)
-    assert '<th class="sortable num">own tests</th>' in dashboard and 'data-sort="5.36">5.36 / 20</td>' in dashboard
+    assert (line["tests_valid"], line["tests_caught"], line["tests_mutants"]) == ("yes", "2", str(N_MUTANTS))
+    dashboard = (out / "dashboard.html").read_text()  # valid (5) and 2 of N_MUTANTS caught (2 * 15 / N_MUTANTS)
+    marks = f"{5 + 2 * 15 / N_MUTANTS:.2f}"
+    assert '<th class="sortable num">own tests</th>' in dashboard
+    assert f'data-sort="{marks}">{marks} / 20</td>' in dashboard
 
 
 def test_no_tests_skips_them(tmp_path: Path) -> None:
