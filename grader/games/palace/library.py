@@ -102,6 +102,11 @@ class PalaceGame:
     def library(self) -> PalaceLibrary:
         return self._lib
 
+    def returns_null(self, cname: str, *args: int) -> bool:
+        """Does this Card getter give NULL here?  The pointer is only compared, never read: a getter that
+        answers past the end of a zone hands back memory nobody set (C43 is its own test's business)."""
+        return self._fn[cname](self._handle, *args) == self._null
+
     def card(self, ptr: Any) -> CCard | None:
         if ptr == self._null:
             return None

@@ -126,6 +126,14 @@ class Observer:
         self.trace(PROBE_IDS[probe], CALL_IDS[cname], args[0] if args else 0, args[1] if len(args) > 1 else 0)
         return fn(*args)
 
+    def _is_null(self, cname: str, *args: int) -> bool:
+        """Does a Card getter give NULL here (C43), asked without reading the card it may give instead?"""
+        null = getattr(self.game, "returns_null", None)
+        if null is None:  # the reference: its cards are always real
+            return self._call("out_of_range", cname, *args) is None
+        self.trace(PROBE_IDS["out_of_range"], CALL_IDS[cname], args[0] if args else 0, args[1] if len(args) > 1 else 0)
+        return bool(null(cname, *args))
+
     def _count(self, value: Any) -> int:
         """A count the submission gave, as a number of reads we are willing to make."""
         return max(0, min(value, self.cap)) if isinstance(value, int) else 0
@@ -210,7 +218,7 @@ class Observer:
                 out[cname] = MISSING
                 continue
             ends = [-1] + ([size] if 0 <= size <= self.cap else [])
-            out[cname] = [self._call("out_of_range", cname, *prefix, n) is None for n in ends]
+            out[cname] = [self._is_null(cname, *prefix, n) for n in ends]
         return out
 
     # ---- the isValidMove battery --------------------------------------------------------------------
