@@ -5,11 +5,13 @@
 
 Every mutant and accepted reading of fixtures/submissions/ is graded as a course
 would grade it (scenarios, random games, memory stage, the default marking).
-For a mutant it prints: killed or not, marks lost, and *collateral* -- marks
-lost in groups that do not own any of the mutant's clauses.  A scenario group
-owns the clauses its scenarios name; the memory stage owns R18; the random
-games check every rule, and a rule family that a scenario already failed costs
-them nothing.  Readings must get full marks.  The figures are for closing notes,
+For a mutant it prints: killed or not, marks lost, *collateral* -- marks
+lost in groups that do not own any of the mutant's clauses -- and the marks
+*not shown* (tests whose rule a difference owned elsewhere hid: they earn
+nothing for it).  A scenario group owns the clauses its scenarios name; the
+memory stage owns R18; the random games own what their failed rule families
+lose, but a family a scenario already charged is judged around and earns
+nothing there: that loss counts as collateral.  Readings must get full marks.  The figures are for closing notes,
 not a test: tests/test_fair_marks.py asserts the rules on a few of them.
 """
 
@@ -34,7 +36,7 @@ from grader.games.fcd18s2.scenarios import load_scenarios  # noqa: E402
 
 def owning_groups(rules: tuple[str, ...]) -> set[str]:
     """The marks groups that own any of these clauses."""
-    owned = {"random_games"}
+    owned = set()
     for s in load_scenarios():
         if set(rules) & set(s.rules):
             owned.add(s.group)
@@ -63,14 +65,20 @@ def main() -> int:
     else:
         games, memory = args.random_games, not args.no_memory
         rows = grade_all(names, games, memory, args.jobs, quiet=True)
-    print(f"{'':9} {'submission':40} {'killed':6} {'lost':>6} {'collateral':>10}  where (group: marks lost)")
+    print(f"{'':9} {'submission':40} {'killed':6} {'lost':>6} {'collateral':>10} {'not shown':>9}  "
+          f"where (group: marks lost)")
     worst_single = 0.0
     unkilled, readings_short = [], []
     for kind, m in entries:
         row = rows[f"{kind}/{m.name}"]
         lost, score, seconds = row["lost"], row["score"], row["seconds"]
         owned = owning_groups(m.rules) | ({"memory"} if m.caught_by == "memory" else set())
-        collateral = round(sum(v for g, v in lost.items() if g not in owned), 2)
+        hidden = row.get("not_shown", {})
+        # Random games: what failed families lost is owned; what families judged around lost is collateral.
+        random_hidden = min(hidden.get("random_games", 0.0), lost.get("random_games", 0.0))
+        collateral = round(sum(v for g, v in lost.items() if g not in owned and g != "random_games")
+                           + random_hidden, 2)
+        shown_off = round(sum(hidden.values()), 2)
         total = round(sum(lost.values()), 2)
         killed = total > 0 or row["failed"] > 0
         where = ", ".join(f"{g}{'' if g in owned else '*'}: {v:g}" for g, v in sorted(lost.items()))
@@ -78,12 +86,13 @@ def main() -> int:
             worst_single = max(worst_single, collateral)
             if not killed:
                 unkilled.append(m.name)
-            print(f"{kind:9} {m.name:40} {'yes' if killed else 'NO':6} {total:6.2f} {collateral:10.2f}  {where} "
-                  f"({seconds:.1f} s)")
+            print(f"{kind:9} {m.name:40} {'yes' if killed else 'NO':6} {total:6.2f} {collateral:10.2f} "
+                  f"{shown_off:9.2f}  {where} ({seconds:.1f} s)")
         else:
             if killed:  # a test failed or marks were lost (a stage left out is neither)
                 readings_short.append(m.name)
-            print(f"{kind:9} {m.name:40} {'':6} {total:6.2f} {'':10}  score {score:g}/100 {where} ({seconds:.1f} s)")
+            print(f"{kind:9} {m.name:40} {'':6} {total:6.2f} {'':10} {shown_off:9.2f}  score {score:g}/100 {where} "
+                  f"({seconds:.1f} s)")
     n_mut = sum(1 for k, _ in entries if k == "mutants")
     print(f"\nkilled {n_mut - len(unkilled)}/{n_mut} mutants; not killed: {unkilled or 'none'}")
     print(f"largest collateral of a mutant: {worst_single:.2f} marks (* marks a group outside the mutant's rules)")
