@@ -31,7 +31,6 @@ from variants import HOSTILE  # noqa: E402
 
 from grader.core.config import MarkingConfig  # noqa: E402
 from grader.core.grade import grade  # noqa: E402
-from grader.core.results import Verdict  # noqa: E402
 
 SUBMISSIONS = ROOT / "fixtures" / "submissions"
 
@@ -52,22 +51,9 @@ def grade_one(job: tuple[str, int, bool]) -> tuple[str, dict[str, Any]]:
         "lost": {g.group: round(g.max_marks - g.marks, 2) for g in result.groups if g.marks < g.max_marks},
         "tests": {t.id: t.verdict.value for t in result.tests},
         "failed": sum(1 for t in result.tests if t.verdict.family == "fail"),
-        "not_shown": not_shown_marks(result),
+        "not_shown": result.marks_not_shown(),
         "seconds": round(time.monotonic() - start, 2),
     }
-
-
-def not_shown_marks(result: Any) -> dict[str, float]:
-    """Per marks group, the marks not earned because a test's rule was not shown (hidden by a difference
-    another test owns): what a bug cost outside its own tests."""
-    out = {}
-    for g in result.groups:
-        tests = [t for t in result.tests if t.mark_group == g.group]
-        total = sum(t.weight for t in tests) or 1.0
-        hidden = sum(t.weight * (1 - t.earns_marks) for t in tests if t.verdict is Verdict.NOT_SHOWN)
-        if hidden:
-            out[g.group] = round(g.max_marks * hidden / total, 2)
-    return out
 
 
 def grade_all(names: list[str], games: int, memory: bool, jobs: int, quiet: bool = False) -> dict[str, dict[str, Any]]:

@@ -105,3 +105,23 @@ def test_a_winner_at_move_0_is_charged_to_the_end_tests_and_hides_only_move_0(wi
     assert same_colour.verdict is Verdict.NOT_SHOWN and 0 < same_colour.earned < 1
     assert "gameWinner() differed before" in same_colour.message
     assert same_colour.earns_marks == same_colour.earned
+
+
+def test_a_test_not_shown_earns_the_share_it_saw_and_the_rest_is_counted_as_not_shown() -> None:
+    """Group 'skip' (M marks), weights 8 in all: a passed test of weight 2, a test of weight 2 that saw its rule at
+    half its steps (not shown, 0.5), failed tests of weight 4 and 0: M * (2 + 1 + 0) / 8 earned, M * 1 / 8 not
+    shown."""
+    from grader.core.config import MarkingConfig  # noqa: PLC0415
+    from grader.core.grade import mark  # noqa: PLC0415
+
+    def test(name: str, verdict: Verdict, weight: float, earned: float = 1.0) -> results.TestResult:
+        return results.TestResult(f"skip/{name}", "skip", ("R8",), weight, verdict, earned=earned)
+
+    tests = [test("a", Verdict.PASSED, 2), test("b", Verdict.NOT_SHOWN, 2, 0.5), test("c", Verdict.WRONG, 4),
+             test("d", Verdict.WRONG, 0, 1.0)]
+    config = MarkingConfig.load()
+    [group] = mark(tests, config)
+    assert (group.marks, group.passed, group.failed, group.not_shown) == (config.group_marks("skip") * 3 / 8, 1, 2, 1)
+    result = results.SubmissionResult("s", "h", True, "", [], [], tests, groups=[group])
+    assert result.marks_not_shown() == {"skip": round(config.group_marks("skip") * 1 / 8, 2)}
+    assert tests[2].earns_marks == 0 and tests[1].earns_marks == 0.5

@@ -100,13 +100,7 @@ def not_shown_grade(folder: Path) -> tuple[dict[str, float], float]:
     """Marks lost per group, and of them the marks not earned because a test's rule was not shown."""
     result = grade(folder, MarkingConfig.load())
     lost = {g.group: round(g.max_marks - g.marks, 2) for g in result.groups if g.marks < g.max_marks}
-    hidden = 0.0
-    for g in result.groups:
-        tests = [t for t in result.tests if t.mark_group == g.group]
-        total = sum(t.weight for t in tests) or 1.0
-        hidden += g.max_marks * sum(t.weight * (1 - t.earns_marks) for t in tests
-                                    if t.verdict is Verdict.NOT_SHOWN) / total
-    return lost, hidden
+    return lost, sum(result.marks_not_shown().values())
 
 
 def test_the_new_mutants_lose_at_most_their_own_groups_marks_plus_3() -> None:

@@ -171,6 +171,18 @@ class SubmissionResult:
             return "grader error"
         return "passed" if self.all_passed else "failed"
 
+    def marks_not_shown(self) -> dict[str, float]:
+        """Per marks group, the marks not earned because a test's rule was not shown (hidden by a difference
+        another test owns): what a bug cost outside its own tests, neither charged nor paid."""
+        out = {}
+        for g in self.groups:
+            tests = [t for t in self.tests if t.mark_group == g.group]
+            total = sum(t.weight for t in tests) or 1.0
+            hidden = sum(t.weight * (1 - t.earns_marks) for t in tests if t.verdict is Verdict.NOT_SHOWN)
+            if hidden:
+                out[g.group] = round(g.max_marks * hidden / total, 2)
+        return out
+
     def first_failure(self) -> TestResult | None:
         return next((t for t in self.tests if not t.passed), None)
 
