@@ -555,7 +555,8 @@ def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
             d.table = table
         return Comparison(d, notes=judge.notes, not_shown=judge.not_shown, agreed=agreed, hidden=hidden,
                           forced_at=forced_at, lenient_forced=forced_at is not None and judge.forced_lenient,
-                          judges_nothing=not any(judge.covers_any(j) for j in range(len(ref))), **kw)
+                          judges_nothing=not (agreed or hidden)  # anything seen or hidden was judged: no rescan
+                          and not any(judge.covers_any(j) for j in range(len(ref))), **kw)
 
     def rest_hidden(k: int, why: str) -> float:
         """The steps after ``k`` this test would have judged: not shown (the game could not go on)."""
