@@ -6,13 +6,16 @@
 Every mutant and accepted reading of fixtures/submissions/ is graded as a course
 would grade it (scenarios, random games, memory stage, the default marking).
 For a mutant it prints: killed or not, marks lost, *collateral* -- marks
-lost in groups that do not own any of the mutant's clauses -- and the marks
-*not shown* (tests whose rule a difference owned elsewhere hid: they earn
-nothing for it).  A scenario group owns the clauses its scenarios name; the
+charged in groups that do not own any of the mutant's clauses (a second
+deduction for the same bug) -- and the marks *not shown* (tests whose rule a
+difference owned elsewhere hid at some steps: they earn only what they saw;
+no test was charged for them), with how many of those fall outside the
+mutant's groups.  A scenario group owns the clauses its scenarios name; the
 memory stage owns R18; the random games own what their failed rule families
-lose, but a family a scenario already charged is judged around and earns
-nothing there: that loss counts as collateral.  Readings must get full marks.  The figures are for closing notes,
-not a test: tests/test_fair_marks.py asserts the rules on a few of them.
+lose, but a family a scenario already charged is judged around there, and
+whatever it loses counts as collateral.  Readings must get full marks.  The
+figures are for closing notes, not a test: tests/test_fair_marks.py asserts
+the rules on a few of them.
 """
 
 from __future__ import annotations
@@ -65,9 +68,9 @@ def main() -> int:
     else:
         games, memory = args.random_games, not args.no_memory
         rows = grade_all(names, games, memory, args.jobs, quiet=True)
-    print(f"{'':9} {'submission':40} {'killed':6} {'lost':>6} {'collateral':>10} {'not shown':>9}  "
+    print(f"{'':9} {'submission':40} {'killed':6} {'lost':>6} {'collateral':>10} {'not shown':>9} {'outside':>7}  "
           f"where (group: marks lost)")
-    worst_single = 0.0
+    worst_single = worst_hidden = 0.0
     unkilled, readings_short = [], []
     for kind, m in entries:
         row = rows[f"{kind}/{m.name}"]
@@ -76,26 +79,30 @@ def main() -> int:
         hidden = row.get("not_shown", {})
         # Random games: what failed families lost is owned; what families judged around lost is collateral.
         random_hidden = min(hidden.get("random_games", 0.0), lost.get("random_games", 0.0))
+        outside = round(sum(hidden.get(g, 0.0) for g in lost if g not in owned and g != "random_games"), 2)
         collateral = round(sum(v for g, v in lost.items() if g not in owned and g != "random_games")
-                           + random_hidden, 2)
+                           - outside + random_hidden, 2)
         shown_off = round(sum(hidden.values()), 2)
         total = round(sum(lost.values()), 2)
         killed = total > 0 or row["failed"] > 0
         where = ", ".join(f"{g}{'' if g in owned else '*'}: {v:g}" for g, v in sorted(lost.items()))
         if kind == "mutants":
-            worst_single = max(worst_single, collateral)
+            worst_single, worst_hidden = max(worst_single, collateral), max(worst_hidden, outside)
             if not killed:
                 unkilled.append(m.name)
             print(f"{kind:9} {m.name:40} {'yes' if killed else 'NO':6} {total:6.2f} {collateral:10.2f} "
-                  f"{shown_off:9.2f}  {where} ({seconds:.1f} s)")
+                  f"{shown_off:9.2f} {outside:7.2f}  {where} ({seconds:.1f} s)")
         else:
             if killed:  # a test failed or marks were lost (a stage left out is neither)
                 readings_short.append(m.name)
-            print(f"{kind:9} {m.name:40} {'':6} {total:6.2f} {'':10} {shown_off:9.2f}  score {score:g}/100 {where} "
+            print(f"{kind:9} {m.name:40} {'':6} {total:6.2f} {'':10} {shown_off:9.2f} {'':7}  score {score:g}/100 {where} "
                   f"({seconds:.1f} s)")
     n_mut = sum(1 for k, _ in entries if k == "mutants")
     print(f"\nkilled {n_mut - len(unkilled)}/{n_mut} mutants; not killed: {unkilled or 'none'}")
-    print(f"largest collateral of a mutant: {worst_single:.2f} marks (* marks a group outside the mutant's rules)")
+    print(f"largest collateral of a mutant: {worst_single:.2f} marks charged outside its rules "
+          f"(* marks a group outside the mutant's rules)")
+    print(f"largest not shown outside its rules: {worst_hidden:.2f} marks (hidden steps: earned by no one, "
+          f"charged to no one)")
     print(f"readings that lost marks: {readings_short or 'none'}")
     print(f"random games {games}, memory stage {'on' if memory else 'off'}; "
           f"{time.monotonic() - start:.0f} s in all" + (f" (marks read from {args.snapshot})" if args.snapshot else ""))

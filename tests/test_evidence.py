@@ -125,3 +125,42 @@ def test_a_test_not_shown_earns_the_share_it_saw_and_the_rest_is_counted_as_not_
     result = results.SubmissionResult("s", "h", True, "", [], [], tests, groups=[group])
     assert result.marks_not_shown() == {"skip": round(config.group_marks("skip") * 1 / 8, 2)}
     assert tests[2].earns_marks == 0 and tests[1].earns_marks == 0.5
+
+
+def _random_stage(mutant: str, total: int, charged: dict[str, str]) -> tuple[dict, list]:
+    from grader.games.fcd18s2.random_games import FAMILIES, generated_games, run_random_games  # noqa: PLC0415
+    from grader.games.fcd18s2.session import FcdSession  # noqa: PLC0415
+
+    with FcdSession.open(MUTANTS / mutant) as session:
+        tests = run_random_games(session, total, charged=charged)
+    games = [g for f in FAMILIES for g in generated_games(f, max(1, total // len(FAMILIES)))]
+    return _by_id(tests), games
+
+
+def test_a_family_a_scenario_charged_is_judged_around_step_by_step_in_the_random_games() -> None:
+    """winner_zero_at_start says gameWinner() 0 right after newGame (the end tests are charged for that)
+    and NOT_FINISHED from its first move on.  The random games judge gameWinner() around that known
+    difference: in a game of m moves it is observed m + 1 times, hidden at the first, agreeing at the
+    others, so random/end earns the mean of m / (m + 1) -- neither nothing (it was seen) nor all
+    (the first observation showed nothing)."""
+    tests, games = _random_stage("winner_zero_at_start", 16, {"winner": "end/win_by_player_1"})
+    end = tests["random/end"]
+    expected = sum(len(g.moves) / (len(g.moves) + 1) for g in games) / len(games)
+    assert end.verdict is Verdict.NOT_SHOWN and end.charged_to == "end/win_by_player_1"
+    assert end.earned == pytest.approx(expected, abs=1e-3)
+    assert "not charged twice" in end.message
+    # No other family is charged for the winner: it is judged around everywhere.
+    assert all(t.verdict is Verdict.PASSED for i, t in tests.items() if i != "random/end"), tests
+
+
+def test_random_games_a_charged_crash_stops_in_new_game_are_not_counted() -> None:
+    """new_game_crashes_on_initial_a crashes in newGame when an A is turned up first (R3: card 28; its
+    scenario of A13 is charged for it).  Those random games cannot start and show nothing: they are left
+    out (a note counts them), and the other games show every family agreeing (full marks)."""
+    tests, games = _random_stage("new_game_crashes_on_initial_a", 16,
+                                 {"crashes": "initial/first_discard_a_skips_player_0"})
+    initial_a = sum(1 for g in games if len(g.deck) > 28 and g.deck.keys[28][0] == 0xA)
+    assert 0 < initial_a < len(games)
+    for t in tests.values():
+        assert t.verdict is Verdict.PASSED and t.earned == 1.0, (t.id, t.message)
+        assert f"{initial_a} random game(s) could not start" in " ".join(t.notes), t.notes

@@ -130,8 +130,10 @@ class _StepJudge:
     """Compares one game's steps in order, remembering which observations have already differed."""
 
     def __init__(self, ref: list[Step], got: list[dict[str, Any]], focus: Focus,
-                 owners: dict[tuple[str, bool], str] | None, table: Table) -> None:
+                 owners: dict[tuple[str, bool], str] | None, table: Table,
+                 charged: Mapping[str, str] | None = None) -> None:
         self.ref, self.got, self.focus, self.owners, self.table = ref, got, focus, owners or {}, table
+        self.charged = charged or {}  # observations whose differences another test was already charged for
         self.by_name = table.by_name
         self.tainted: set[str] = set()  # observations that have differed (outside the focus, or leniently)
         self.notes: list[str] = []
@@ -192,6 +194,10 @@ class _StepJudge:
             if covered:
                 self._hide(k, name, f"could not be judged because {by_name[causes[0]].call} differed before "
                                     f"({self.owner(causes[0], k)})")
+            return None
+        if covered and name in self.charged:  # the known bug again: its steps are hidden, the others judged
+            self._outside(k, name, d, f"{self.charged[name]} was already charged for it")
+            self._hide(k, name, f"differed again ({self.charged[name]} was already charged for it)")
             return None
         if covered and self.forced is not None and k > self.forced:
             if name not in self.table.validity:
@@ -529,7 +535,7 @@ def forced_move(moves: Sequence[Any], ref: list[Step], got: list[Any], events: S
 def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
             events: list[dict[str, Any]] | None = None, *, focus: Focus = EVERYTHING,
             owners: dict[tuple[str, bool], str] | None = None, table: Table = TABLE,
-            follow: Mapping[str, list[Step]] | None = None) -> Comparison:
+            follow: Mapping[str, list[Step]] | None = None, charged: Mapping[str, str] | None = None) -> Comparison:
     """The first difference this test holds against the submission, or none; and the evidence.
 
     Only observations in ``focus`` can fail the test; other differences are notes
@@ -540,8 +546,10 @@ def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
     was made anyway by the worker (``refused`` events): after it nothing is charged.
     ``follow``: the reference's traces under other readings the submission may take
     (``"A22"``: eager recycling), followed from the step the submission shows it.
+    ``charged``: observations another test was already charged for (-> that test): judged around step
+    by step -- where they differ the step is hidden, where they agree it is evidence.
     """
-    judge = _StepJudge(ref, got, focus, owners, table)
+    judge = _StepJudge(ref, got, focus, owners, table, charged)
     stops: dict[int, Event] = {}  # the first stop event at each step (frames are the student's side: checked)
     for e in events or []:
         i = e.get("i") if isinstance(e, dict) else None

@@ -105,9 +105,10 @@ def run_random_games(session: Any, total: int, profile: str = "grading",
     a game and a move was observed) and ran to their end, or to where a difference already charged
     stopped them.  ``charged``: what a scenario already failed on (an observation, or ``crashes``) ->
     that test: judged around, never charged again; a family all of whose observations a scenario
-    charged earns nothing here.  A family a game differs in is charged once, and judged around in the
-    games after.  Every game of the budget is played, and nothing is shrunk: a family's failure shows
-    its shortest game."""
+    charged is judged step by step (it earns the share of the steps where it agreed), and a game a
+    charged crash stopped in newGame shows nothing (it is not counted).  A family a game differs in is
+    charged once, and judged around in the games after.  Every game of the budget is played, and nothing
+    is shrunk: a family's failure shows its shortest game."""
     edition: Edition = session.edition
     charged = dict(charged or {})
     families = edition.table.families
@@ -118,9 +119,9 @@ def run_random_games(session: Any, total: int, profile: str = "grading",
     hidden_by = {rf: next((charged[n] for n in sorted(names) if n in charged), None)
                  for rf, names in members.items() if names <= set(charged)}  # nothing of it left to judge
     per = max(1, total // len(FAMILIES))
-    played = 0
+    played = judged = 0  # games played; of them, those that could show anything
     masked: set[str] = set(charged)
-    evidence = {rf: 0 for rf in families}
+    evidence = {rf: 0.0 for rf in families}
     shortest: dict[str, tuple[RandomGame, TestResult, Family, frozenset[str]]] = {}
     failing: dict[str, int] = {}
     faults: list[TestResult] = []
@@ -130,45 +131,62 @@ def run_random_games(session: Any, total: int, profile: str = "grading",
             around = frozenset(masked)
             result = guarded(f"random/{family.name}_{played}", "random", (), "random",
                              lambda game=game, around=around, family=family: session.run_game(
-                                 f"random/{family.name}", "", (), game.deck, game.moves, kind="random", masked=around))
+                                 f"random/{family.name}", "", (), game.deck, game.moves, kind="random", masked=around,
+                                 charged=charged))
             if result.verdict is Verdict.ERROR:  # a fault of ours in one game: that game's error, the rest stand
                 faults.append(result)
                 continue
             seen = session.last_game
+            if not seen.shown:
+                continue
+            judged += 1
             for i, rf in enumerate(seen.failed):
                 failing[rf] = failing.get(rf, 0) + 1
                 before = around.union(*(members[f] for f in seen.failed[:i]))
                 if rf not in shortest or _cost(result, game) < _cost(shortest[rf][1], shortest[rf][0]):
                     shortest[rf] = (game, result, family, before)
-            if seen.ran:
-                for rf in evidence:
-                    if rf not in hidden_by and rf not in seen.failed and not members[rf] <= around:
-                        evidence[rf] += 1
+            for rf in evidence:
+                if rf in hidden_by and seen.started:  # judged around step by step
+                    evidence[rf] += seen.shares.get(rf, 1.0 if seen.ran else 0.0)
+                elif seen.ran and rf not in hidden_by and rf not in seen.failed and not members[rf] <= around:
+                    evidence[rf] += 1
             masked.update(*(members[rf] for rf in seen.failed))
-    return [_family_result(session, rf, played, failing.get(rf, 0), shortest.get(rf), evidence[rf], hidden_by.get(rf))
-            for rf in families] + faults
+    return [_family_result(session, rf, judged, failing.get(rf, 0), shortest.get(rf), evidence[rf], hidden_by.get(rf),
+                           played - judged) for rf in families] + faults
 
 
 def _family_result(session: Any, rule_family: str, played: int, failed: int,
-                   worst: tuple[RandomGame, TestResult, Family, frozenset[str]] | None, agreed: int,
-                   charged_to: str | None) -> TestResult:
+                   worst: tuple[RandomGame, TestResult, Family, frozenset[str]] | None, agreed: float,
+                   charged_to: str | None, unshown: int = 0) -> TestResult:
+    """The test of one rule family from ``played`` games that could show it (``unshown`` others a crash
+    already charged stopped in newGame) of which ``agreed`` (in shares of games, for a family judged around
+    step by step) showed it agreeing."""
     test_id = f"random/{rule_family}"
     edition: Edition = session.edition
     words = edition.table.families[rule_family]
     base = TestResult(test_id, "random", (edition.rules_span,), 1.0, Verdict.PASSED, kind="random")
+    if unshown:
+        base.notes.append(f"{unshown} random game(s) could not start: newGame() crashed on their deck, which a "
+                          f"scenario was already charged for; they are not counted here")
     if charged_to is not None:
-        base.verdict, base.earned, base.charged_to = Verdict.NOT_SHOWN, 0.0, charged_to
-        base.message = (f"Not judged here: {charged_to} already failed on {words}, so the random games judged "
-                        f"around it (it is not charged twice, and earns nothing here without evidence).")
+        base.earned, base.charged_to = round(agreed / played, 4) if played else 0.0, charged_to
+        if base.earned >= 1.0:
+            base.notes.append(f"{charged_to} already failed on {words}; the random games judged around it (not "
+                              f"charged twice), and it agreed at every step they judged")
+            return base
+        base.verdict = Verdict.NOT_SHOWN
+        base.message = (f"Judged around here: {charged_to} already failed on {words} (it is not charged twice). "
+                        f"Where it differed again in the random games the step showed nothing; where it agreed, "
+                        f"it counts: {agreed:.2f} of {played} games' worth of steps, so this earns that share.")
         return base
     if worst is None:
         base.earned = agreed / played if played else 0.0
-        base.notes.append(f"{agreed} of {played} random games showed {words} agreeing with the reference")
+        base.notes.append(f"{agreed:g} of {played} random games showed {words} agreeing with the reference")
         if agreed < played:
             base.verdict = Verdict.NOT_SHOWN
-            base.message = (f"{agreed} of {played} random games showed {words} agreeing with the reference; the "
+            base.message = (f"{agreed:g} of {played} random games showed {words} agreeing with the reference; the "
                             f"others could not show it (the game did not start, or a difference in something "
-                            f"another test judges stopped it), so this earns {agreed} of {played} shares.")
+                            f"another test judges stopped it), so this earns {agreed:g} of {played} shares.")
         return base
     game, result, family, around = worst
     again = session.run_game(test_id, "", (), game.deck, game.moves, kind="random", masked=around)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import functools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -78,6 +78,10 @@ class PlayedGame:
     started: bool
     ran: bool
     failed: tuple[str, ...] = ()
+    # Families a scenario was already charged for, judged around step by step: the share of the steps that
+    # judge them where they agreed (absent: the game agreed everywhere, or showed nothing).
+    shares: Mapping[str, float] = field(default_factory=dict)
+    shown: bool = True  # False: a crash a scenario was already charged for stopped newGame (it shows nothing)
 
 
 def _by_evidence(base: TestResult, cmp: Any) -> TestResult:
@@ -150,13 +154,14 @@ class FcdSession(SubmissionSession):
 
     def run_game(self, test_id: str, says: str, rules: Sequence[str], deck: Deck,
                  moves: Sequence[MoveSpec], *, kind: str = "scenario", focus: Focus | None = None,
-                 masked: frozenset[str] = frozenset()) -> TestResult:
+                 masked: frozenset[str] = frozenset(), charged: Mapping[str, str] | None = None) -> TestResult:
         """Play one game on both sides and judge it on ``focus``.
 
         A probe (an observation call) that crashes or hangs outside the focus is
         left out and the game played again: the crash is charged to the tests
         that own that probe, never to this one.  ``masked``: observations already
-        charged (``crashes``: a crash), judged around in a random game (its focus is everything else).
+        charged (``crashes``: a crash), judged around in a random game (its focus is everything else);
+        ``charged``: those a scenario was charged for (-> that test), whose families the game judges step by step.
         What the game showed of each rule family is kept in ``last_game``.
         """
         edition, by_name = self.edition, self.edition.table.by_name
@@ -217,7 +222,8 @@ class FcdSession(SubmissionSession):
         base.played_moves, base.forced_at = (max(0, len(steps) - 1) if stopped else None), forced
         if kind == "random":
             self.last_game = self._random_outcome(moves, ref, steps, events, focus, cmp,
-                                                  trouble if forced is None else None, probe, follow, masked)
+                                                  trouble if forced is None else None, probe, follow, masked,
+                                                  charged or {})
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
             base.verdict = Verdict.WRONG
             base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
@@ -248,11 +254,22 @@ class FcdSession(SubmissionSession):
 
     def _random_outcome(self, moves: Sequence[MoveSpec], ref: list[Any], steps: list[Any], events: list[Any],
                         focus: Focus, cmp: Any, trouble: tuple[Verdict, str] | None, probe: str | None,
-                        follow: Any, masked: frozenset[str]) -> PlayedGame:
+                        follow: Any, masked: frozenset[str], charged: Mapping[str, str]) -> PlayedGame:
         """What a random game showed of each rule family: the families it differed in (the first, then each
         next one with those before judged around, on the same steps), and whether it is evidence at all (it
-        started, and ran to its end or to where a difference already charged stopped it)."""
+        started, and ran to its end or to where a difference already charged stopped it).  A family a
+        scenario was charged for is judged around step by step: where its observations differ again the
+        step is hidden, where they agree it is evidence (``shares``)."""
         table, by_name = self.edition.table, self.edition.table.by_name
+        started = len(steps) >= 1  # newGame gave a game, and it was observed
+        shares: dict[str, float] = {}
+        for family in table.families:
+            names = frozenset(n for n, o in by_name.items() if o.family == family)
+            if started and names and names <= charged.keys():
+                own = Focus({n: ("*",) for n in names}, {n: ("*",) for n in names})
+                seen = compare(moves, ref, steps, events, focus=own, owners=self.owners, table=table, follow=follow,
+                               charged={n: charged[n] for n in names})
+                shares[family] = seen.seen if seen.passed else 0.0
         failed: list[str] = []
         while not cmp.passed and len(failed) < len(table.families):
             family = by_name[cmp.divergence.field if cmp.divergence else "identity"].family
@@ -265,8 +282,9 @@ class FcdSession(SubmissionSession):
             family = by_name[probe].family if probe and probe in by_name else "crashes"
             if family not in failed:
                 failed.append(family)
-        started = len(steps) >= 1  # newGame gave a game, and it was observed
-        return PlayedGame(started=started, ran=started and cmp.passed, failed=tuple(failed))
+        shown = started or trouble is None or (probe or "crashes") not in masked
+        return PlayedGame(started=started, ran=started and cmp.passed, failed=tuple(failed), shares=shares,
+                          shown=shown)
 
     def _deck_for(self, deck: Deck, focus: Focus) -> tuple[Deck, list[str]]:
         """The deck the submission plays: the test's own, or -- when the submission deals another way than
