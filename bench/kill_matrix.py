@@ -95,8 +95,8 @@ def main() -> int:
         else:
             if killed:  # a test failed or marks were lost (a stage left out is neither)
                 readings_short.append(m.name)
-            print(f"{kind:9} {m.name:40} {'':6} {total:6.2f} {'':10} {shown_off:9.2f} {'':7}  score {score:g}/100 {where} "
-                  f"({seconds:.1f} s)")
+            print(f"{kind:9} {m.name:40} {'':6} {total:6.2f} {'':10} {shown_off:9.2f} {'':7}  "
+                  f"score {score:g}/100 {where} ({seconds:.1f} s)")
     n_mut = sum(1 for k, _ in entries if k == "mutants")
     print(f"\nkilled {n_mut - len(unkilled)}/{n_mut} mutants; not killed: {unkilled or 'none'}")
     print(f"largest collateral of a mutant: {worst_single:.2f} marks charged outside its rules "
