@@ -3,14 +3,24 @@
 A default ships with each game (``grader/games/<game>/marking.toml``: the one
 place of its default marks and limits); a course passes its own with
 ``--config``.  Keys missing from a course file keep their default.
+
+The merged configuration is validated against a schema (pydantic) made for the
+game: its test groups, rulings and mutants are the only names it takes, so a
+mistyped section, key, group or value is an error naming the nearest valid one,
+never a setting silently ignored.  The schema is built on first use: this module
+is imported inside the sandbox too (for ``SuiteMarking``), which has no pydantic.
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import re
 import tomllib
 from dataclasses import dataclass
+from difflib import get_close_matches
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Iterator, Literal, get_args, get_origin
 
 from grader.core.limits import Limits
 
@@ -45,31 +55,265 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file's tables; a file that cannot be read or parsed is a ConfigError naming it."""
+    try:
+        return tomllib.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{path}: {err}") from err
+
+
+# ---- the schema ------------------------------------------------------------------------------------------
+
+@functools.cache
+def _schema(groups: tuple[str, ...], rulings: tuple[str, ...], mutants: tuple[str, ...] | None) -> Any:
+    """The model of a whole configuration for a game with these test groups, rulings and (when it has them)
+    mutants.  Every section forbids keys it does not know and takes no value of another type (strict: TOML
+    says what a value is, so "5" is not 5)."""
+    from pydantic import ConfigDict, Field, create_model  # noqa: PLC0415 - the trusted side only (see above)
+
+    def section(name: str, **fields: Any) -> Any:
+        return create_model(name, __config__=ConfigDict(extra="forbid", strict=True), **fields)
+
+    mark = Annotated[float, Field(ge=0)]
+    count = Annotated[int, Field(gt=0)]
+    seconds = Annotated[float, Field(gt=0)]
+    group = Literal[groups]
+    required = ...
+    marks = section("marks", build=(mark, required), default_group=(mark, required), random_games=(mark, required),
+                    memory=(mark, required), groups=(dict[group, mark], {}))
+    random_games = section("random_games", games=(Annotated[int, Field(ge=0)], required),
+                           scoring=(Literal["proportional", "all_or_nothing"], required))
+    visibility = section("visibility", default=(Literal["visible", "hidden"], "visible"),
+                         hidden_groups=(list[group], []))
+    limits = section("limits", cpu_seconds=(count, required), wall_seconds=(seconds, required),
+                     memory_mb=(count, required), output_kb=(count, required), processes=(count, required),
+                     compile_seconds=(seconds, required))
+    rulings_ = section("rulings", strict=(list[Literal[rulings]], []), profile=(str, "lenient"))
+    testing = section("testing", validity_marks=(mark, required), thoroughness_marks=(mark, required),
+                      gate=(bool, required), hang_is_caught=(bool, required), run_seconds=(seconds, required),
+                      hidden_mutants=(list[Literal[mutants]] if mutants else list[str], required))
+    player_marks = section("players.marks", legal=(mark, required), beats_random=(mark, required),
+                           beats_greedy=(mark, required))
+    players = section("players", call_cpu_seconds=(count, required), call_wall_seconds=(seconds, required),
+                      call_output_kb=(count, required), max_moves=(count, required), rounds=(count, required),
+                      other_hands=(Literal["allowed", "forbidden"], required), marks=(player_marks | None, None))
+    return section("marking", marks=(marks, required), random_games=(random_games, required),
+                   visibility=(visibility, required), limits=(limits, required), rulings=(rulings_, required),
+                   testing=(testing | None, None), players=(players | None, None))
+
+
+def _model_of(annotation: Any) -> Any:
+    """The section model behind a field's type (``X`` or ``X | None``), or None for a value."""
+    for a in (annotation, *get_args(annotation)):
+        if isinstance(a, type) and hasattr(a, "model_fields"):
+            return a
+    return None
+
+
+def _is_section(annotation: Any) -> bool:
+    return _model_of(annotation) is not None or get_origin(annotation) is dict
+
+
+def _fields_at(model: Any, path: tuple[Any, ...]) -> dict[str, Any]:
+    for name in path:
+        model = _model_of(model.model_fields[name].annotation)
+    return {name: f.annotation for name, f in model.model_fields.items()}
+
+
+def _places(model: Any, groups: tuple[str, ...], path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], str]]:
+    """Every (section, key) the schema knows, the test groups of ``[marks.groups]`` too."""
+    for name, f in model.model_fields.items():
+        yield path, name
+        if (sub := _model_of(f.annotation)) is not None:
+            yield from _places(sub, groups, (*path, name))
+    yield from ((("marks", "groups"), g) for g in groups if not path)
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else str(part)
+    return out
+
+
+def _got(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a section"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+def _name(path: tuple[Any, ...], section: bool) -> str:
+    return f"[{_dotted(path)}]" if section else _dotted(path)
+
+
+def _unknown(loc: tuple[Any, ...], value: Any, root: Any, groups: tuple[str, ...]) -> str:
+    """An unknown section or key, and the nearest valid one: at the same place first, else the same (or a
+    close) name in another section."""
+    *parent, name = loc
+    parent = tuple(parent)
+    fields = _fields_at(root, parent)
+    section = isinstance(value, dict)
+    what = (f"[{_dotted(loc)}] is not a section" if section else
+            f"{_dotted(loc)} is not a key of [{_dotted(parent)}]" if parent else f"{name} is outside any section")
+    alike = [n for n, a in fields.items() if _is_section(a) == section]
+    near = get_close_matches(name, alike, 1) or get_close_matches(name, list(fields), 1)
+    if near:
+        return f"{what}: did you mean {_name((*parent, near[0]), _is_section(fields[near[0]]))}?"
+    places = [(p, n) for p, n in _places(root, groups) if p != parent]
+    elsewhere = [(p, n) for p, n in places if n == name] or [
+        (p, n) for c in get_close_matches(name, [n for _p, n in places], 1) for p, n in places if n == c]
+    if elsewhere:
+        p, n = elsewhere[0]
+        return f"{what}: did you mean {n} in [{_dotted(p)}]?" if p else f"{what}: did you mean [{n}]?"
+    valid = ", ".join(_name((*parent, n), True) if _is_section(a) else n for n, a in fields.items())
+    return f"{what}: {'the keys of [' + _dotted(parent) + '] are' if parent else 'the sections are'} {valid}"
+
+
+KINDS = {("marks", "groups"): "test group", ("visibility", "hidden_groups"): "test group",
+         ("rulings", "strict"): "ruling", ("testing", "hidden_mutants"): "mutant"}
+EXPECTED = {"int_type": "a whole number", "int_parsing": "a whole number", "float_type": "a number",
+            "float_parsing": "a number", "bool_type": "true or false", "bool_parsing": "true or false",
+            "string_type": "a string (in quotes)", "list_type": "a list ([...])"}
+
+
+def _problem(err: dict[str, Any], root: Any, game: str, groups: tuple[str, ...]) -> str:
+    """One pydantic error as the course's author would say it."""
+    loc, kind, value, ctx = tuple(err["loc"]), err["type"], err.get("input"), err.get("ctx") or {}
+    if kind == "extra_forbidden":
+        return _unknown(loc, value, root, groups)
+    if kind == "literal_error":
+        choices = re.findall(r"'((?:[^'\\]|\\.)*)'", str(ctx.get("expected", "")))
+        near = get_close_matches(str(value), choices, 1)
+        if loc[:2] in KINDS:
+            where = "[marks.groups]" if loc[:2] == ("marks", "groups") else _dotted(loc[:2])
+            said = f"{where} names {value}, which is not a {KINDS[loc[:2]]} of {game}"
+            if near:
+                return f"{said}: did you mean {near[0]}?"
+            listed = ", ".join(choices) if len(choices) <= 20 else f"{len(choices)} in all"
+            return f"{said} (its {KINDS[loc[:2]]}s: {listed})"
+        said = f"{_dotted(loc)} must be one of {', '.join(repr(c) for c in choices)}, got {_got(value)}"
+        return f"{said}: did you mean {near[0]!r}?" if near else said
+    if kind in ("dict_type", "model_type"):
+        return f"{_dotted(loc)} must be a section ([{_dotted(loc)}]), got {_got(value)}"
+    if kind in EXPECTED:
+        return f"{_dotted(loc)} must be {EXPECTED[kind]}, got {_got(value)}"
+    if kind in ("greater_than", "greater_than_equal"):
+        bound = f"more than {ctx['gt']:g}" if kind == "greater_than" else f"at least {ctx['ge']:g}"
+        return f"{_dotted(loc)} must be {bound}, got {_got(value)}"
+    return f"{_dotted(loc)}: {err['msg']}"
+
+
+_GROUPS: dict[str, tuple[str, ...]] = {}  # game -> its test groups (its scenarios are read once)
+_MUTANTS: dict[str, tuple[str, ...] | None] = {}  # game -> its mutants, likewise
+
+
+def _groups(game: GameSpec) -> tuple[str, ...]:
+    """The game's test groups (its scenarios'): the only names ``[marks.groups]`` and ``hidden_groups`` take."""
+    if game.name not in _GROUPS:
+        _GROUPS[game.name] = tuple(sorted({s.group for s in game.load_scenarios()}))
+    return _GROUPS[game.name]
+
+
+def _mutants(game: GameSpec) -> tuple[str, ...] | None:
+    """The mutants a student's tests are run against, when the game has them here (a checkout): the only
+    names ``hidden_mutants`` takes (a mistyped one would be named to students)."""
+    if game.name not in _MUTANTS:
+        targets = game.suite_targets() if game.suite_targets is not None else None
+        _MUTANTS[game.name] = tuple(m.name for m in targets.mutants) if targets is not None else None
+    return _MUTANTS[game.name]
+
+
+def _validate(raw: dict[str, Any], game: GameSpec, source: str) -> None:
+    from pydantic import ValidationError  # noqa: PLC0415
+
+    groups = _groups(game)
+    rulings = tuple(sorted(game.rulings, key=lambda r: [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", r)]))
+    root = _schema(groups, rulings, _mutants(game) if "testing" in raw else None)
+    try:
+        root.model_validate(raw)
+    except ValidationError as err:
+        missing: dict[tuple[Any, ...], list[str]] = {}  # section -> its keys not given: one line per section
+        for e in err.errors():
+            if e["type"] == "missing":
+                missing.setdefault(tuple(e["loc"][:-1]), []).append(str(e["loc"][-1]))
+        problems = list(dict.fromkeys(
+            [_problem(e, root, game.name, groups) for e in err.errors() if e["type"] != "missing"]
+            + [f"[{_dotted(s)}] lacks {', '.join(keys)}: {game.name}'s default has no [{_dotted(s)}], so a file "
+               f"that adds it gives every key" if s else f"the sections {', '.join(keys)} are missing"
+               for s, keys in missing.items()]))
+        if len(problems) == 1:
+            raise ConfigError(f"{source}: {problems[0]}") from None
+        raise ConfigError(f"{source}: {len(problems)} problems:\n  " + "\n  ".join(problems)) from None
+
+
+# ---- the configuration -----------------------------------------------------------------------------------
+
 @dataclass(frozen=True)
 class MarkingConfig:
     raw: dict[str, Any]
     source: str
+    game: str = ""  # the game it was validated for
+    groups: tuple[str, ...] = ()  # the game's test groups: with the stages, what the implementation is marked on
+    unused: tuple[str, ...] = ()  # sections the game does not use: [testing], [players] (see ``warnings``)
 
     @classmethod
     def load(cls, path: Path | None = None, game: GameSpec | None = None) -> MarkingConfig:
         """The game's default configuration (the default game's if none is given), with ``path``'s
-        values over it."""
+        values over it; validated, so an error names what is wrong (ConfigError)."""
         if game is None:
             from grader.games import get  # noqa: PLC0415 - the registry, by name: no game is imported here
 
             game = get()
-        base = tomllib.loads(game.marking_file.read_text())
-        if path is None:
-            return cls(base, "default")
-        try:
-            over = tomllib.loads(Path(path).read_text())
-        except (OSError, tomllib.TOMLDecodeError) as err:
-            raise ConfigError(f"{path}: {err}") from err
-        cfg = cls(_merge(base, over), str(path))
-        unknown = [r for r in cfg.strict_rulings if r not in game.rulings]
-        if unknown:
-            raise ConfigError(f"{path}: rulings.strict names unknown rulings {unknown}")
-        return cfg
+        raw = read_toml(game.marking_file)
+        if path is not None:
+            raw = _merge(raw, read_toml(path))
+        _validate(raw, game, str(path if path is not None else game.marking_file))
+        unused = (("testing",) if "testing" in raw and game.suite_targets is None else ()) + (
+            ("players",) if "players" in raw and game.arena is None else ())
+        return cls(raw, "default" if path is None else str(path), game.name, _groups(game), unused)
+
+    def implementation_parts(self) -> dict[str, float]:
+        """What the implementation's mark is out of, as ``grade.mark`` marks it: the build, the test groups
+        (each its own marks or ``default_group``), the random games (when any are played) and memory."""
+        groups = self.groups or tuple(self.raw["marks"]["groups"])
+        return {"build": self.marks("build"), "test groups": sum(self.group_marks(g) for g in groups),
+                "random games": self.marks("random_games") if self.random_games else 0.0,
+                "memory": self.marks("memory")}
+
+    def implementation_total(self) -> float:
+        return sum(self.implementation_parts().values())
+
+    def players_marks(self) -> dict[str, float] | None:
+        """``[players.marks]`` (fcd-play --qualify), marked apart; None when there is none."""
+        marks = self.raw.get("players", {}).get("marks")
+        return {k: float(v) for k, v in marks.items()} if marks else None
+
+    def totals(self) -> list[str]:
+        """What each part is out of, a line each: the implementation's, then those marked apart."""
+        parts = self.implementation_parts()
+        said = " + ".join(f"{k} {v:g}" for k, v in parts.items())
+        lines = [f"implementation: {self.implementation_total():g} ({said}"
+                 f"{'; random games: none played' if not self.random_games else ''})"]
+        if (suite := self.suite_marking) is not None and "testing" not in self.unused:
+            lines.append(f"students' tests ([testing]), marked apart: {suite.max_marks:g} "
+                         f"(validity {suite.validity_marks:g} + thoroughness {suite.thoroughness_marks:g})")
+        if (players := self.players_marks()) is not None:
+            lines.append(f"players ([players.marks], fcd-play --qualify), marked apart: {sum(players.values()):g} "
+                         f"({' + '.join(f'{k} {v:g}' for k, v in players.items())})")
+        return lines
+
+    def warnings(self) -> list[str]:
+        """What is valid but probably not meant: an implementation total other than 100, a section the game
+        does not use."""
+        total = self.implementation_total()
+        off = [] if math.isclose(total, 100.0, abs_tol=1e-9) else [
+            f"the implementation's marks add up to {total:g}, not 100"]
+        why = {"testing": f"[testing] marks nothing: {self.game} does not grade students' own tests",
+               "players": f"[players] is not used: {self.game} has no game runner (fcd-play)"}
+        return off + [why[s] for s in self.unused]
 
     @property
     def strict_rulings(self) -> frozenset[str]:
