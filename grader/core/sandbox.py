@@ -14,7 +14,9 @@ Degraded mode (no bubblewrap, or user namespaces disabled): the same worker
 runs directly; each test child still gets rlimits, its own session, a sweep of
 everything it started, and -- when the grader runs as root -- the uid
 ``nobody``.  What it loses: the network is not cut, and files readable by
-``nobody`` are readable by student code.  ``fcd-grade`` says which mode ran.
+``nobody`` are readable by student code.  ``fcd-grade`` says which mode ran,
+and when bubblewrap is installed but cannot start, the cause the system gives
+(AppArmor, a sysctl, a container) and its fix (``diagnose``).
 """
 
 from __future__ import annotations
@@ -51,9 +53,21 @@ TMPFS_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
+class Diagnosis:
+    """Why bubblewrap cannot sandbox on this machine, and the fix for that cause (never a blind "install it")."""
+    cause: str
+    fix: str
+    package: str | None = None  # the package to install, when installing one is the fix
+
+    def __str__(self) -> str:
+        return f"{self.cause}. Fix: {self.fix}"
+
+
+@dataclass(frozen=True)
 class Mode:
     name: str  # "bwrap" or "degraded"
     why: str
+    diagnosis: Diagnosis | None = None  # when degraded because bubblewrap is missing or cannot start
 
 
 def _as_sandbox_user() -> dict[str, object]:
@@ -135,21 +149,124 @@ def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     return root
 
 
-@functools.cache
-def detect_mode() -> Mode:
-    """Use bubblewrap if it starts here as an unprivileged user; else degrade."""
-    if os.environ.get("FCD_SANDBOX") == "none":
-        return Mode("degraded", "FCD_SANDBOX=none was set")
-    if shutil.which("bwrap") is None:
-        return Mode("degraded", "bubblewrap (bwrap) is not installed")
+def _read(root: Path, name: str) -> str | None:
+    try:
+        return (root / name).read_text(errors="replace").strip()
+    except OSError:
+        return None
+
+
+def _in_container(root: Path) -> bool:
+    """Docker, Podman, LXC or Kubernetes, as far as their marks on the file system tell."""
+    if (root / ".dockerenv").exists() or (root / "run" / ".containerenv").exists():
+        return True
+    cgroup = _read(root, "proc/1/cgroup") or ""
+    if any(word in cgroup for word in ("docker", "kubepods", "containerd", "libpod", "lxc")):
+        return True
+    try:
+        return b"container=" in (root / "proc" / "1" / "environ").read_bytes()
+    except OSError:
+        return False
+
+
+def _sysctl_fix(key: str, value: int) -> str:
+    return (f"sudo sysctl -w {key}={value}, and to keep it after a reboot: "
+            f"echo {key}={value} | sudo tee /etc/sysctl.d/60-fcd-grade.conf")
+
+
+CONTAINER_FIX = ("start the container with --security-opt seccomp=unconfined --security-opt apparmor=unconfined "
+                 "--security-opt systempaths=unconfined (or --privileged), or grade on the host")
+
+
+def diagnose(stderr: str, bwrap: str | None, root: Path = Path("/")) -> Diagnosis:
+    """Why bubblewrap cannot sandbox here, from what bwrap said (``stderr``) and the system's own settings under
+    ``root`` (its /proc, /sys and container marks; a test's folder in tests), with the fix for that cause.
+
+    ``bwrap`` is its path, or None when it is not installed (the one cause whose fix is a package).
+    """
+    if bwrap is None:
+        return Diagnosis("bubblewrap (bwrap) is not installed", "apt-get install bubblewrap", "bubblewrap")
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    said = f'bwrap says "{lines[-1].split(". ")[0][:200]}"' if lines else "bwrap says nothing"  # its first sentence
+    lead = "bubblewrap is installed but cannot create its namespaces: "
+    apparmor = _read(root, "proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1"
+    max_userns = _read(root, "proc/sys/user/max_user_namespaces")
+    container = _in_container(root)
+    refused = "No permissions to creat" in stderr  # EPERM when creating the user namespace
+    if "setuid mode" in stderr or "setuid use of bubblewrap" in stderr:
+        return Diagnosis(f"bubblewrap cannot start: {bwrap} is installed setuid root, and a setuid bwrap refuses "
+                         f"this sandbox's options (its size-limited /tmp) ({said})",
+                         f"sudo chmod u-s {bwrap}, so that it uses user namespaces instead")
+    if max_userns == "0":
+        return Diagnosis(f"{lead}user namespaces are disabled (user.max_user_namespaces = 0) ({said})",
+                         _sysctl_fix("user.max_user_namespaces", 15000))
+    if _read(root, "proc/sys/kernel/unprivileged_userns_clone") == "0":
+        return Diagnosis(f"{lead}unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone = 0, "
+                         f"Debian's switch) ({said})", _sysctl_fix("kernel.unprivileged_userns_clone", 1))
+    no_userns = _read(root, "sys/module/user_namespace/parameters/enable") == "N"  # RHEL 7's boot switch
+    if "does not support user namespaces" in stderr or no_userns:
+        return Diagnosis(f"{lead}the kernel has no user namespaces, where bwrap would need its setuid bit ({said})",
+                         "a kernel with user namespaces (CONFIG_USER_NS; on RHEL/CentOS 7 boot with "
+                         "user_namespace.enable=1 and set user.max_user_namespaces=15000): making bwrap setuid root "
+                         "does not help here, a setuid bwrap refuses this sandbox's size-limited /tmp")
+    host = "on the host (the container shares its kernel): " if container else ""
+    apparmor_cause = Diagnosis(
+        f"{lead}AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1, "
+        f"Ubuntu 24.04's default) ({said})",
+        host + _sysctl_fix("kernel.apparmor_restrict_unprivileged_userns", 0) + "; or an AppArmor profile that "
+        f"lets {os.path.realpath(bwrap)} alone create user namespaces (docs/staff-guide.md, "
+        "'When the sandbox cannot start')")
+    if apparmor and ("uid map" in stderr or "RTM_NEW" in stderr):
+        return apparmor_cause
+    if container and (refused or "Failed to make / slave" in stderr or "Can't mount proc" in stderr
+                      or "Creating new namespace failed" in stderr):
+        blocker = ("its seccomp profile (Docker's default) refuses to create user namespaces" if refused else
+                   "its AppArmor profile (docker-default) refuses mounts" if "slave" in stderr else
+                   "it hides parts of /proc, so no new /proc may be mounted" if "mount proc" in stderr else
+                   "its security settings refuse a new namespace")
+        extra = ("; and on the host, which restricts user namespaces too (Ubuntu 24.04): "
+                 + _sysctl_fix("kernel.apparmor_restrict_unprivileged_userns", 0)) if apparmor else ""
+        return Diagnosis(f"{lead}this runs in a container without user namespaces: {blocker} ({said})",
+                         CONTAINER_FIX + extra)
+    if apparmor:
+        return apparmor_cause
+    if refused:
+        return Diagnosis(f"{lead}the kernel refuses unprivileged user namespaces (a seccomp filter or a security "
+                         f"module of this system) ({said})",
+                         "allow unprivileged user namespaces for bwrap; in a container: " + CONTAINER_FIX)
+    if "ENOSPC" in stderr or "No space left on device" in stderr:
+        return Diagnosis(f"{lead}the limit of user namespaces is reached (user.max_user_namespaces = {max_userns}) "
+                         f"({said})", _sysctl_fix("user.max_user_namespaces", 15000))
+    return Diagnosis(f"bubblewrap could not start ({said})",
+                     "run `bwrap --unshare-all --ro-bind / / true` as an unprivileged user to see why; "
+                     "docs/staff-guide.md, 'When the sandbox cannot start', lists the usual causes")
+
+
+def _bwrap_refusal(bwrap: str) -> str | None:
+    """What bwrap says when it cannot start a sandbox as the sandbox user, or None when it can."""
     try:
         argv = _bwrap_base(["--chdir", "/tmp", "--remount-ro", "/"]) + ["true"]
+        argv[0] = bwrap
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=20,
                               check=False, **_as_sandbox_user())  # type: ignore[arg-type]
-    except (OSError, subprocess.TimeoutExpired) as err:
-        return Mode("degraded", f"bubblewrap could not start: {err}")
-    if proc.returncode != 0:
-        return Mode("degraded", f"bubblewrap could not start: {proc.stderr.strip()[:300]}")
+    except OSError as err:
+        return f"could not run {bwrap}: {err}"
+    except subprocess.TimeoutExpired:
+        return f"{bwrap} did not finish within 20 s"
+    return None if proc.returncode == 0 else proc.stderr
+
+
+@functools.cache
+def detect_mode(root: Path = Path("/")) -> Mode:
+    """Use bubblewrap if it starts here as an unprivileged user; else degrade, saying why and the fix
+    (``diagnose``: ``root`` is where the system's settings are read, a test's folder in tests)."""
+    if os.environ.get("FCD_SANDBOX") == "none":
+        return Mode("degraded", "FCD_SANDBOX=none was set")
+    bwrap = shutil.which("bwrap")
+    refusal = _bwrap_refusal(bwrap) if bwrap is not None else ""
+    if refusal is not None:
+        diagnosis = diagnose(refusal, bwrap, root)
+        return Mode("degraded", str(diagnosis), diagnosis)
     if sandbox_python() is None:
         return Mode("degraded", "no Python interpreter the sandbox user may run (install python3 from the system)")
     who = "nobody" if os.getuid() == 0 else "the current user"
