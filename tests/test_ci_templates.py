@@ -38,6 +38,27 @@ def run(command: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedPr
                           timeout=timeout, check=False)
 
 
+def _install_lines_give_a_checkout(lines: list[str], tmp_path: Path, env: dict[str, str]) -> None:
+    """The template's install lines, run as written (after apt-get) with FCD_GRADER = this repository and a
+    stand-in pip that records what it was asked: the grader is cloned, and installed editable from the
+    checkout, which holds the scenarios it reads (a plain pip install of the package would leave them out)."""
+    shim = tmp_path / "shim"
+    shim.mkdir(exist_ok=True)
+    (shim / "pip").write_text(f'#!/bin/sh\necho "$@" > {tmp_path}/pip-args\n')
+    (shim / "pip").chmod(0o755)
+    for line in lines:
+        done = subprocess.run(["bash", "-c", line], cwd=tmp_path, capture_output=True, text=True, check=False,
+                              env={**os.environ, **env, "FCD_GRADER": str(ROOT),
+                                   "PATH": f"{shim}{os.pathsep}{os.environ['PATH']}"})
+        assert done.returncode == 0, (line, done.stderr)
+    args = (tmp_path / "pip-args").read_text().split()
+    assert args[:2] == ["install", "-e"], args
+    checkout = Path(args[2])
+    assert sorted(p.name for p in (checkout / "fixtures" / "scenarios").glob("*.toml")) == sorted(
+        p.name for p in (ROOT / "fixtures" / "scenarios").glob("*.toml"))
+    assert (checkout / "pyproject.toml").is_file()
+
+
 def github_steps() -> tuple[dict, list[dict]]:
     workflow = yaml.safe_load((ROOT / "ci" / "github-actions.yml").read_text())
     job = workflow["jobs"]["grade"]
@@ -47,7 +68,7 @@ def github_steps() -> tuple[dict, list[dict]]:
 def test_github_template_grades_a_student_repository(tmp_path: Path) -> None:
     job, steps = github_steps()
     install = next(s for s in steps if s.get("name") == "Install the grader")
-    assert 'pip install "$FCD_GRADER"' in install["run"]  # installs the grader; run here by .ci/run
+    _install_lines_give_a_checkout(install["run"].splitlines()[1:], tmp_path, {"RUNNER_TEMP": str(tmp_path)})
     grade = next(s for s in steps if s.get("name") == "Grade Card.c and Game.c")
     junit = next(s for s in steps if "action-junit-report" in s.get("uses", ""))
     assert junit["if"] == "always()"
@@ -73,7 +94,9 @@ def test_github_template_grades_a_2017_repository_when_the_course_sets_the_editi
 
 def test_gitlab_template_fails_the_pipeline_on_a_failing_test(tmp_path: Path) -> None:
     job = yaml.safe_load((ROOT / "ci" / "gitlab-ci.yml").read_text())["fcd-grade"]
-    assert any('pip install "$FCD_GRADER"' in line for line in job["before_script"])
+    opt = tmp_path / "opt"
+    _install_lines_give_a_checkout([line.replace("/opt/", f"{opt}/") for line in job["before_script"][1:]],
+                                   tmp_path, {})
     repo = student_repo(tmp_path, SUBMISSIONS / "mutants" / "skip_ignored")
     for line in job["script"]:
         done = run(line.replace(" --out", " --random-games 0 --no-memory --out"), repo)
@@ -113,6 +136,7 @@ def test_staff_guide_commands_and_configuration(tmp_path: Path) -> None:
     config = MarkingConfig.load(cfg)
     assert config.strict_rulings == {"A1"} and config.hidden("end") and config.group_marks("draw_two") == 15
     assert config.profile == "course announcement week 9 (strict: A1)"
+    assert config.implementation_total() == 100 and not config.warnings()  # the example adds up (issue 32)
 
 
 @pytest.mark.parametrize("command", ["pip install -e . && fcd-grade fixtures/submissions/model"])

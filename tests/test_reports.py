@@ -276,7 +276,9 @@ def test_gradescope_scores(tmp_path: Path) -> None:
     assert status["queries/top_card"] == "failed" and status["hidden/secret"] == "failed"
     assert {t["name"]: t["tags"] for t in data["tests"]}["play/draw_two"] == ["R3", "R4"]
     assert "10 / 22" in data["output"] and "grader itself failed on 1 test" in data["output"]
-    assert data["output_format"] == data["test_output_format"] == "text"
+    # Markdown, which Gradescope renders (issue 32: it was plain text, and ended with a link to report.html)
+    assert data["output_format"] == data["test_output_format"] == "md"
+    assert {t["output_format"] for t in data["tests"]} == {"md"}
 
 
 def test_gradescope_rounding_and_all_or_nothing(tmp_path: Path) -> None:
@@ -301,8 +303,72 @@ def test_gradescope_hidden_and_hostile_text(tmp_path: Path) -> None:
     tests = {t["name"]: t for t in json.loads(text)["tests"]}
     for name in ("hidden/secret", "hidden/secret_pass"):
         assert tests[name]["output"] == "hidden test" and tests[name]["visibility"] == "after_published"
-    assert tests["play/draw_two"]["output"] == WRONG_MESSAGE and tests["play/draw_two"]["visibility"] == "visible"
-    assert tests["end/winner"]["output"] == CRASH_MESSAGE.replace("\x07", "#x07")
+    # The first line as words, the rest verbatim in a code block, the notes as a list (issue 32: all of it
+    # in Markdown, where it was the message as plain text)
+    first, rest = WRONG_MESSAGE.split("\n", 1)
+    assert tests["play/draw_two"]["output"] == (f"{first}\n\n```\n{rest}\n```\n\n"
+                                                "Notes:\n\n- Lenient ruling A3 applied: a draw ends the turn.")
+    assert tests["play/draw_two"]["visibility"] == "visible"
+    first, rest = CRASH_MESSAGE.replace("\x07", "#x07").split("\n", 1)
+    assert tests["end/winner"]["output"] == f"{first}\n\n```\n{rest}\n```"
+
+
+MARKUP = "<script>alert(1)</script> **bold** _it_ [link](http://x.example) `code` &amp; ~~gone~~ | a | b |"
+
+
+def rendered(markdown: str) -> str:
+    """The HTML a CommonMark renderer (GitHub's flavour: tables, strikethrough) makes of ``markdown``."""
+    from markdown_it import MarkdownIt  # noqa: PLC0415 - comes with rich
+
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(markdown)
+
+
+def test_gradescope_markdown_shows_student_text_as_text(tmp_path: Path) -> None:
+    """A message's first line is words: nothing in it becomes markup; the rest is a code block that no
+    backticks inside can close; a line that would start a list or heading stays a line of text."""
+    body = "```\n</pre><script>x</script>\n```` four\n# not a heading"
+    tests = [T("play/a", Verdict.WRONG, message=f"{MARKUP}\n{body}"),
+             T("play/b", Verdict.WRONG, message="- 1. # > not a list"),
+             T("play/c", Verdict.CRASHED, message="    indented: all of it verbatim\n<b>x</b>")]
+    result = SubmissionResult("dave", "h", True, "", [], ["gcc"], tests,
+                              groups=[GroupMarks("play", 0, 3, 0.0, 3.0, failed=3)], profile="<i>p</i> *x*")
+    data = load_gradescope(result, tmp_path)
+    out = {t["name"]: rendered(t["output"]) for t in data["tests"]}
+    assert out["play/a"].count("<p>") == 1 and out["play/a"].count("<pre>") == 1
+    assert "<script>" not in out["play/a"] and "<strong>" not in out["play/a"] and "<a " not in out["play/a"]
+    assert "<em>" not in out["play/a"] and "<del>" not in out["play/a"] and "<table>" not in out["play/a"]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; **bold** _it_ [link](http://x.example) `code` &amp;amp;" \
+        in out["play/a"]
+    assert "<code>" + body.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") + "\n</code>" \
+        in out["play/a"]
+    assert out["play/b"] == "<p>- 1. # &gt; not a list</p>\n"
+    assert "<pre><code>    indented: all of it verbatim\n&lt;b&gt;x&lt;/b&gt;\n</code></pre>" in out["play/c"]
+    summary = rendered(data["output"])
+    assert "<i>" not in summary and "<em>" not in summary and "&lt;i&gt;p&lt;/i&gt; *x*" in summary
+
+
+def test_gradescope_quotes_the_repro_program_and_the_game_and_links_nowhere(tmp_path: Path) -> None:
+    """On Gradescope a student has results.json only: the C program that replays a failed game is in the
+    test's output (the file written beside results.json), the random game in the scenario format too,
+    and nothing points at report.html, which they cannot open there."""
+    result = carol()
+    wrong = next(t for t in result.tests if t.id == "random/game_2")
+    wrong.deck, wrong.moves, wrong.difference = "3S 4H", "play 3S", {"step": 1, "what": "x", "expected": 1, "got": 2}
+    (tmp_path / "repro").mkdir()
+    program = '/* Build and run: gcc repro_random_game_2.c Game.c */\nint main(void) { puts("```"); }\n'
+    (tmp_path / "repro" / "repro_random_game_2.c").write_text(program)
+    result.repro_files = {"random/game_2": "repro/repro_random_game_2.c", "queries/b": "../outside.c"}
+    (tmp_path / "outside.c").write_text("int secret;")
+    write_gradescope(result, tmp_path / "results.json")
+    text = (tmp_path / "results.json").read_text()
+    assert "report.html" not in text and "See the game step by step" not in text
+    tests = {t["name"]: t["output"] for t in json.loads(text)["tests"]}
+    html = rendered(tests["random/game_2"])
+    assert "<code class=\"language-c\">" + program.replace('"', "&quot;") + "</code>" in html
+    assert "<code>repro_random_game_2.c</code>" in html
+    assert "<code class=\"language-toml\">deck 3S\nplay 3S\n</code>" in html
+    assert "run <code>fcd-grade .</code> on your own computer" in html  # the replay, where they can open it
+    assert "secret" not in tests["queries/b"]  # only files inside the report folder are quoted
 
 
 # --- HTML ------------------------------------------------------------------------------------------------
@@ -370,7 +436,7 @@ def test_class_csv(tmp_path: Path) -> None:
     assert header == ["submission", "source_hash", "status", "build", "play", "end", "queries", "hidden",
                       "random_games", "memory", "total", "max", "passed", "failed", "not_shown",
                       "tests_valid", "tests_caught", "tests_mutants",
-                      "tests_marks", "tests_max", "seconds"]
+                      "tests_marks", "tests_max", "seconds", "problem"]
     assert [r["submission"] for r in rows] == ["alice", "bob", "carol"]
     by = {r["submission"]: r for r in rows}
     assert (by["alice"]["total"], by["alice"]["max"]) == ("10", "22")
@@ -383,7 +449,7 @@ def test_class_csv(tmp_path: Path) -> None:
     assert (by["alice"]["passed"], by["alice"]["failed"], by["alice"]["not_shown"]) == ("6", "3", "0")
     assert by["alice"]["tests_valid"] == by["alice"]["tests_marks"] == ""  # no test program graded
     # The same columns whatever order the submissions come in.
-    assert group_order([carol(), bob(), alice()]) == header[3:-11]
+    assert group_order([carol(), bob(), alice()]) == header[3:-12]
 
 
 def test_class_csv_defuses_formulas(tmp_path: Path) -> None:

@@ -142,7 +142,7 @@ def replay_address(test: Any) -> str | None:
 
 def step_by_step(test: Any, report: str) -> str:
     """The words that send a student from a failure message to its replay in the HTML report at ``report``
-    ('' when the test has none): JUnit and Gradescope end the message with them."""
+    ('' when the test has none): JUnit ends the message with them."""
     address = replay_address(test)
     return f"\n\nSee the game step by step: {report}#{address}" if address else ""
 
