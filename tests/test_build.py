@@ -57,7 +57,7 @@ def test_game_c_including_card_c_compiles_only_the_including_file(model_copy: Pa
     result = build(model_copy, GAME)
     assert result.ok, result.output
     assert [p.name for p in result.sources.compiled] == ["Game.c"]
-    assert any("Game.c #includes Card.c" in n for n in result.notes)
+    assert any("Card.c (#included by Game.c, which is compiled)" in n for n in result.notes)
 
 
 def test_missing_card_c_builds_with_the_course_card_c(model_copy: Path) -> None:

@@ -209,7 +209,7 @@ def test_a_broken_archive_gets_a_row_and_a_report_of_its_own(tmp_path: Path) -> 
     assert main(["batch", str(root), "--out", str(out), *FAST]) == 1
     with (out / "class.csv").open() as f:
         rows = list(csv.DictReader(f))
-    assert [(r["submission"], r["status"]) for r in rows] == [("broken", "build failed")]
+    assert [(r["submission"], r["status"]) for r in rows] == [("broken", "unreadable")]
     report = json.loads((out / "reports" / "broken" / "result.json").read_text())
     assert "could not unpack broken.zip" in report["build_output"]
     assert (out / "reports" / "broken" / "report.html").is_file()

@@ -2,18 +2,27 @@
 
 Which sources make the ADT: every ``.c`` file at the top of the submission
 folder, except test drivers and AIs (testGame.c, player.c, runGame.c, ...),
-files that define ``main``, and files another source ``#include``s (students
-write ``#include "Card.c"`` in Game.c: compiling both would define every card
-function twice).  A source the course handed out (Final Card-Down's Card.c:
-``GameSpec.course_sources``) that no file of the submission provides is
-compiled from the course's copy, and the report says so.  The course headers
-always replace any the student kept, so the library has the interface the
-grader calls.
+files that define ``main``, and files that a compiled source ``#include``s,
+directly or down a chain (students write ``#include "Card.c"`` in Game.c:
+compiling both would define every card function twice).  Only a compiled file's
+includes count: a player.c that includes Game.c leaves Game.c compiled.  What
+is compiled and what is left out, with why, is the first note of the build
+(``fcd-grade`` prints it before building).  A source the course handed out
+(Final Card-Down's Card.c: ``GameSpec.course_sources``) that no file of the
+submission provides is compiled from the course's copy, and the report says
+so.  The course headers always replace any the student kept, so the library
+has the interface the grader calls.
+
+A source saved in UTF-16 (or holding NUL bytes) fails the build with one line
+saying so, before the compiler turns it into pages of ``stray '\377'``; any
+other bytes are the compiler's to judge (Latin-1 comments compile).
 
 The compiler runs with an argv list, never a shell; CC and CFLAGS may be
-overridden from the environment; its output is captured, trimmed (head and
-tail) and kept for the report.  The library gets a file name unique to its
-contents: dlopen of a path that is already loaded returns the old code.
+overridden from the environment; its output is captured, its errors put
+first (they are what stops the build, and warnings often come before them),
+trimmed (head and tail) and kept for the report.  The library gets a file name
+unique to its contents: dlopen of a path that is already loaded returns the
+old code.
 """
 
 from __future__ import annotations
@@ -47,6 +56,13 @@ COMPILE_SECONDS = 60
 COMPILE_OUTPUT_CAP = 1 << 20  # a #warning flood is killed past 1 MiB of diagnostics
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 MISSING_HEADER = re.compile(r"fatal error: ([^:\s]+): No such file or directory")
+# gcc's diagnostics: a context line (the function a group of messages is in), the include chain before one,
+# a message (file:line:col: kind: text, or a tool's "collect2: error: ..."), and its source lines indented.
+DIAGNOSTIC_CONTEXT = re.compile(r"^\S.*: (?:In (?:function|member function|constructor|destructor)\b.*|At top level):$")
+INCLUDED_FROM = re.compile(r"^In file included from ")
+DIAGNOSTIC_NOTE = re.compile(r"^\S[^:]*:(?:\d+:){0,2} note: ")
+DIAGNOSTIC_ERROR = re.compile(r"(?:^|: )(?:fatal )?error: ")
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 @dataclass
@@ -55,6 +71,8 @@ class SourceSet:
 
     compiled: list[Path]
     ignored: dict[str, str] = field(default_factory=dict)  # file name -> why
+    part_of: dict[str, str] = field(default_factory=dict)  # an #included .c file -> the compiled file it is in
+    files_note: str = ""  # the files compiled and left out, with why (also the first of ``notes``)
     notes: list[str] = field(default_factory=list)
     course_sources_used: list[str] = field(default_factory=list)  # course files compiled in place of the student's
 
@@ -92,37 +110,127 @@ def trim(text: str, keep: int = OUTPUT_KEEP) -> str:
     return f"{text[:half]}\n... [{cut} characters cut] ...\n{text[-half:]}"
 
 
+def errors_first(output: str) -> str:
+    """The compiler's messages with its errors first (each with its context and source lines), then the
+    rest in the compiler's order under a line saying so; unchanged when no error comes after another message."""
+    blocks: list[tuple[bool, list[str], list[str]]] = []  # (an error?, its context, its lines)
+    context: list[str] = []
+    chain: list[str] = []  # "In file included from" lines, waiting for what they lead to
+    for line in output.splitlines():
+        if INCLUDED_FROM.match(line):
+            chain = [line]
+        elif line[:1].isspace() or not line:  # a source line, a caret, a "from" line of an include chain
+            if chain:
+                chain.append(line)
+            elif blocks:
+                blocks[-1][2].append(line)
+            else:
+                blocks.append((False, [], [line]))
+        elif DIAGNOSTIC_CONTEXT.match(line):
+            context, chain = [*chain, line], []
+        elif DIAGNOSTIC_NOTE.match(line) and blocks and not chain:
+            blocks[-1][2].append(line)
+        else:
+            blocks.append((bool(DIAGNOSTIC_ERROR.search(line)), context, [*chain, line]))
+            chain = []
+    if chain:
+        blocks.append((False, [], chain))
+    flags = [error for error, _, _ in blocks]
+    if flags == sorted(flags, reverse=True):  # no error after another message: nothing to move
+        return output
+    lines: list[str] = []
+    for part in (True, False):
+        if not part:
+            lines.append("--- the compiler's other messages (it printed some of them before its errors) ---")
+        shown: list[str] = []
+        for _, context, block in (b for b in blocks if b[0] is part):
+            if context != shown:
+                lines.extend(context)
+                shown = context
+            lines.extend(block)
+    return "\n".join(lines) + ("\n" if output.endswith("\n") else "")
+
+
+def _includes(texts: dict[str, str]) -> dict[str, list[str]]:
+    """Each source's ``#include``d ``.c`` files that are in the submission, by name."""
+    return {name: [inc for inc in (Path(i).name for i in INCLUDES_C.findall(text)) if inc in texts and inc != name]
+            for name, text in texts.items()}
+
+
 def find_sources(folder: Path, game: GameSpec) -> SourceSet:
     candidates = sorted(p for p in folder.iterdir() if p.suffix == ".c" and p.is_file())
     texts = {p.name: p.read_text(errors="replace") for p in candidates}
-    included: dict[str, str] = {}
-    for name, text in texts.items():
-        for inc in INCLUDES_C.findall(text):
-            included[Path(inc).name] = name
+    includes = _includes(texts)
     result = SourceSet(compiled=[])
+    adt = []
     for p in candidates:
         if NOT_ADT.match(p.name):
             result.ignored[p.name] = "a test driver or player, not part of the ADT"
         elif DEFINES_MAIN.search(texts[p.name]):
             result.ignored[p.name] = "defines main(), so it is a program, not part of the ADT"
-        elif p.name in included:
-            result.ignored[p.name] = f"#included by {included[p.name]}"
-            result.notes.append(f"{included[p.name]} #includes {p.name}, so {p.name} is compiled only "
-                                f"as part of {included[p.name]}.")
         else:
-            result.compiled.append(p)
-    all_text = "".join(texts[p.name] for p in candidates if p.name not in result.ignored or p.name in included)
+            adt.append(p)
+    # A file is compiled unless a compiled file includes it, directly or down a chain: the files no other
+    # part of the ADT includes come first, and each takes in what it includes.
+    included_by_adt = {inc for p in adt for inc in includes[p.name]}
+    part_of = result.part_of
+    for p in sorted(adt, key=lambda p: p.name in included_by_adt):
+        if p.name in part_of:
+            continue
+        result.compiled.append(p)
+        reach = [p.name]
+        while reach:
+            including = reach.pop()
+            for inc in includes[including]:
+                if inc != p.name and inc not in part_of:
+                    part_of[inc] = p.name
+                    reach.append(inc)
+                    result.ignored[inc] = (f"#included by {including}, which is compiled" if including == p.name
+                                           else f"#included by {including}, compiled as part of {p.name}")
+    result.compiled.sort(key=lambda p: p.name)
+    all_text = "".join(texts[name] for name in [*(p.name for p in result.compiled), *part_of])
     for course_file, (function, definition) in game.course_sources.items():
         if not re.search(definition, all_text):
             result.compiled.append(game.include_dir / course_file)
             result.course_sources_used.append(course_file)
             result.notes.append(f"No {course_file} (no {function}) was handed in: "
                                 f"built with the course's {course_file}.")
+    result.files_note = _files_note(result, folder)
+    result.notes.insert(0, result.files_note)
     for header in game.course_headers:
         mine = folder / header
         if mine.exists() and mine.read_text(errors="replace") != (game.include_dir / header).read_text():
             result.notes.append(f"Your {header} differs from the course's; the course's {header} was used.")
     return result
+
+
+def _files_note(sources: SourceSet, folder: Path) -> str:
+    """What is compiled and what is left out, with why, in one line."""
+    compiled = [p.name if p.parent == folder else f"the course's {p.name}" for p in sources.compiled]
+    said = f"Compiled: {', '.join(compiled)}." if compiled else "Nothing to compile."
+    if sources.ignored:
+        said += " Left out: " + "; ".join(f"{name} ({why})" for name, why in sorted(sources.ignored.items())) + "."
+    return said
+
+
+def utf16_sources(folder: Path, sources: SourceSet, game: GameSpec) -> list[str]:
+    """The files of the build that are in UTF-16 or hold NUL bytes (the compiler cannot read them as text)."""
+    files = [p for p in sources.compiled if p.parent == folder]
+    files += [folder / name for name in sources.part_of]
+    files += [p for p in sorted(folder.glob("*.h")) if p.name not in game.course_headers]
+    bad = []
+    for p in files:
+        data = p.read_bytes() if p.is_file() else b""
+        if data.startswith(UTF16_BOMS) or b"\0" in data:
+            bad.append(p.name)
+    return bad
+
+
+def encoding_problem(names: list[str]) -> str:
+    """One line in place of the compiler's pages of ``stray '\\377'``: what to do about it."""
+    one = len(names) == 1
+    return (f"{', '.join(names)} {'is' if one else 'are'} in UTF-16 (or {'has' if one else 'have'} NUL bytes): "
+            f"save {'it' if one else 'them'} as UTF-8 (plain text) and hand {'it' if one else 'them'} in again.")
 
 
 def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
@@ -140,6 +248,8 @@ def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
     if not any(p.parent == folder for p in sources.compiled):
         return BuildResult(False, None, sources, [], "", 0.0, work_dir=out_dir,
                            problem="No C source of the Game ADT was found (looked for .c files such as Game.c).")
+    if bad := utf16_sources(folder, sources, game):
+        return BuildResult(False, None, sources, [], "", 0.0, work_dir=out_dir, problem=encoding_problem(bad))
     stage = out_dir / "src"
     if stage.exists():
         shutil.rmtree(stage)
@@ -158,16 +268,16 @@ def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
         else:
             names.append(p.name)
     flags = CFLAGS + (extra_flags or [])
-    digest = hashlib.sha256()
-    for name in names + [" ".join(flags)]:
+    digest = hashlib.sha256()  # every file of the stage: an included Card.c changes the library too
+    for name in names + [" ".join(flags)] + sorted(p.name for p in stage.iterdir()):
         digest.update(name.encode())
-        if (stage / name).exists():
+        if (stage / name).is_file():
             digest.update((stage / name).read_bytes())
     name = f"libgame-{digest.hexdigest()[:16]}.so"
     command = [CC, *flags, "-I.", *LINK_FLAGS, "-o", name, *names]
     prepare_dir(stage)
     proc = run_limited(command, stage, timeout, output_cap=COMPILE_OUTPUT_CAP)
-    output = trim(proc.stdout + proc.stderr)
+    output = trim(errors_first(ANSI.sub("", proc.stdout + proc.stderr)))
     seconds = time.monotonic() - start
     built = stage / name
     if proc.timed_out:

@@ -1,9 +1,11 @@
 """``fcd-grade``: grade one Final Card-Down submission, or a whole class.
 
-    fcd-grade SUBMISSION_DIR [--out DIR]       one submission; reports in DIR (default fcd-report/)
+    fcd-grade SUBMISSION [--out DIR]           one submission (a folder or an archive); reports in DIR
     fcd-grade batch ROOT --out OUT [--jobs N]  every submission under ROOT (folders, .zip or .tar files)
         [--local-cluster | --scheduler tcp://HOST:8786]   ... on Dask: this machine, or a cluster
     fcd-grade worker tcp://HOST:8786           check this machine, then start its Dask workers
+    fcd-grade config check FILE | config show  check a marking configuration; show the one in effect
+    fcd-grade gradescope-bundle OUT.zip [--config FILE]   the Gradescope autograder zip
 
 Exit codes: 0 everything passed, 1 some test failed (or a submission did not
 build), 2 a usage error or an error of the grader itself.
@@ -15,16 +17,18 @@ import argparse
 import dataclasses
 import json
 import sys
+import tempfile
 import time
 import traceback
 from enum import IntEnum
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from grader.core.config import ConfigError, MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.replay import step_by_step
 from grader.core.results import SubmissionResult, TestResult, Verdict
+from grader.core.submission import ARCHIVES, HandedIn, is_submission, open_submission
 from grader.games import DEFAULT_GAME, GAMES
 from grader.games import get as get_game
 
@@ -41,7 +45,9 @@ def _single_parser() -> argparse.ArgumentParser:
         description="Grade a Final Card-Down submission (Card.c, Game.c, ...) against the 18s2 rules.",
         epilog="To grade a whole class: fcd-grade batch ROOT --out OUT   (see fcd-grade batch --help)\n\n"
                "Exit codes: 0 all passed, 1 some test failed, 2 usage or grader error.")
-    p.add_argument("submission", type=Path, help="the folder holding the student's .c files")
+    p.add_argument("submission", type=Path,
+                   help="the student's folder of .c files, or their .zip / .tar / .tar.gz / .tgz (the sources may "
+                        "sit a lone folder down, as learning-management systems export them)")
     p.add_argument("--out", type=Path, default=Path("fcd-report"),
                    help="where to write junit.xml, results.json, report.html and repro files (default: %(default)s)")
     p.add_argument("--config", type=Path, default=None, help="a marking configuration (TOML); default: the shipped one")
@@ -51,6 +57,9 @@ def _single_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-tests", action="store_true",
                    help="do not grade the submission's own tests (testGame.c), even when it has them")
     p.add_argument("--quiet", action="store_true", help="print only the total")
+    p.add_argument("--only", nargs="+", metavar="TEST", default=None,
+                   help="run just these tests, to re-check one fix: a group (skip), a test (skip/a_skips_player_1), "
+                        "random or memory; the mark shown is partial")
     _game_option(p)
     return p
 
@@ -157,21 +166,28 @@ def _report_fault(what: str) -> TestResult:
                       message=GRADER_FAULT + f"(making {what})\n" + traceback.format_exc(limit=8))
 
 
-def print_summary(result, out: Path | None, quiet: bool = False, title: str = "Final Card-Down") -> None:  # noqa: ANN001
+def print_summary(result, out: Path | None, quiet: bool = False, title: str = "Final Card-Down",  # noqa: ANN001
+                  said: Collection[str] = ()) -> None:
+    """The result on the console; ``said``: build notes already printed before grading (not said twice)."""
     if quiet:
-        print(f"{result.submission}: {result.score:g}/{result.max_score:g} ({result.status})")
+        partial = f", partial: --only {' '.join(result.only)}" if result.only else ""
+        print(f"{result.submission}: {result.score:g}/{result.max_score:g} ({result.status}{partial})")
         return
     print(f"{title} grader -- {result.submission}")
     print(f"  sandbox: {result.sandbox}")
     print(f"  rulings profile: {result.profile}")
     for note in result.build_notes:
-        print(f"  note: {note}")
+        if note not in said:
+            print(f"  note: {note}")
     print()
     for g in result.groups:
         hidden = f"   ({g.not_shown} not shown)" if g.not_shown else ""
         print(f"  {g.group:<14} {g.passed:>3}/{g.total:<3} passed  {g.marks:>6.2f} / {g.max_marks:g}{hidden}")
     print(f"  {'total':<14} {'':9}      {result.score:>6.2f} / {result.max_score:g}   ({result.status}, "
           f"{result.seconds:.1f} s)")
+    if result.only:
+        print(f"  PARTIAL: only {' '.join(result.only)} ran (--only); this is not your mark. "
+              f"Run without --only for the whole grade.")
     if result.suite is not None:
         s = result.suite
         what = (s.problem if not s.compiled else f"valid: {'yes' if s.valid else 'no'}, caught {s.caught} of "
@@ -189,8 +205,19 @@ def print_summary(result, out: Path | None, quiet: bool = False, title: str = "F
         print(f"\nReports: {out}/report.html, {out}/junit.xml, {out}/results.json")
 
 
+# Subcommands that live in a module of their own: the name -> the module whose ``main(argv)`` runs it.
+SUBCOMMANDS = {
+    "config": "grader.core.config_cli",  # fcd-grade config check FILE | config show [--config FILE]
+    "gradescope-bundle": "grader.core.report.gradescope_bundle",  # fcd-grade gradescope-bundle OUT.zip
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        import importlib  # noqa: PLC0415 - only the subcommand asked for is imported
+
+        return int(importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:]))
     if argv and argv[0] == "worker":
         from grader.core.batch.dask_worker import start_workers  # noqa: PLC0415 - only a worker needs Dask
 
@@ -205,10 +232,14 @@ def main(argv: list[str] | None = None) -> int:
         except ConfigError as err:
             print(f"fcd-grade: {err}", file=sys.stderr)
             return ExitCode.USAGE_OR_INTERNAL
+        for warning in config.warnings():
+            print(f"fcd-grade batch: warning: {warning}", file=sys.stderr)
         return run_batch(args, config)
     args = _single_parser().parse_args(argv)
-    if not args.submission.is_dir():
-        print(f"fcd-grade: {args.submission} is not a folder", file=sys.stderr)
+    if not is_submission(args.submission):
+        what = "does not exist" if not args.submission.exists() else "is neither a folder nor an archive"
+        print(f"fcd-grade: {args.submission} {what} (give a folder of .c files, or a {', '.join(ARCHIVES)} file)",
+              file=sys.stderr)
         return ExitCode.USAGE_OR_INTERNAL
     game = get_game(args.game)
     try:
@@ -216,14 +247,43 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as err:
         print(f"fcd-grade: {err}", file=sys.stderr)
         return ExitCode.USAGE_OR_INTERNAL
+    if not args.quiet:
+        for warning in config.warnings():
+            print(f"fcd-grade: warning: {warning}", file=sys.stderr)
+    if args.only:
+        from grader.core.grade import pick_only  # noqa: PLC0415
+
+        try:
+            pick_only(args.only, game.load_scenarios())
+        except ValueError as err:
+            print(f"fcd-grade: {err}", file=sys.stderr)
+            return ExitCode.USAGE_OR_INTERNAL
+    with tempfile.TemporaryDirectory(prefix="fcd-handed-in-") as scratch:
+        handed = open_submission(args.submission, Path(scratch) / "unpacked")
+        if handed.folder is None:
+            print(f"fcd-grade: {handed.problem}", file=sys.stderr)
+            return ExitCode.USAGE_OR_INTERNAL
+        return _grade_one(handed, handed.folder, args, config, game)
+
+
+def _grade_one(handed: HandedIn, folder: Path, args: argparse.Namespace, config: MarkingConfig,
+               game: GameSpec) -> ExitCode:
+    """Grade one submission's sources: say first where they are and what will be compiled, then grade."""
+    from grader.core.build import find_sources  # noqa: PLC0415
     from grader.core.grade import grade  # noqa: PLC0415
 
+    said = [*handed.notes, find_sources(folder, game).files_note]  # the files compiled and left out, and why
+    if not args.quiet:
+        for line in said:
+            print(line, flush=True)  # before the build: a long grading's log shows it first
     start = time.monotonic()
-    result = grade(args.submission, config, game=game, random_games=args.random_games, memory=not args.no_memory,
-                   own_tests=not args.no_tests)
+    result = grade(folder, config, game=game, random_games=args.random_games, memory=not args.no_memory,
+                   own_tests=not args.no_tests, only=args.only or ())
     result.seconds = time.monotonic() - start
+    result.submission = handed.name
+    result.build_notes = [*handed.notes, *result.build_notes]
     result = write_reports(result, args.out, game)
-    print_summary(result, args.out, args.quiet, game.title)
+    print_summary(result, args.out, args.quiet, game.title, said)
     if result.status == "grader error":
         return ExitCode.USAGE_OR_INTERNAL
     return ExitCode.OK if result.status == "passed" else ExitCode.TESTS_FAILED

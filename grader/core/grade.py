@@ -32,7 +32,8 @@ def source_hash(folder: Path, game: GameSpec | None = None) -> str:
         sources = find_sources(folder, game)
     except OSError:
         return "unreadable"
-    for p in sorted(sources.compiled, key=lambda p: p.name):
+    # The compiled files and the .c files they #include (a new Card.c inside Game.c is a new submission).
+    for p in sorted([*sources.compiled, *(folder / n for n in sources.part_of)], key=lambda p: p.name):
         h.update(p.name.encode())
         h.update(p.read_bytes())
     targets = game.suite_targets() if game.suite_targets is not None else None
@@ -71,16 +72,52 @@ def _build_tests(session: Any, game: GameSpec) -> list[TestResult]:
     return [build, api]
 
 
+# What ``--only`` may name besides scenario groups and test ids: the later stages, by their groups' names.
+ONLY_STAGES = {"random": "random", "random_games": "random", "memory": "memory"}
+
+
+def pick_only(only: Sequence[str], scenarios: Sequence[Any]) -> tuple[list[Any], bool, bool]:
+    """``--only``'s choice: the scenarios to run, and whether the random games and the memory stage run.
+    A name is a scenario group (``skip``), a test id (``skip/a_skips_player_1``) or a stage (``random``,
+    ``memory``); a name that is none of them is a ``ValueError`` naming the nearest valid ones."""
+    import difflib  # noqa: PLC0415
+
+    names = {s.group for s in scenarios} | {s.id for s in scenarios} | set(ONLY_STAGES)
+    unknown = [o for o in only if o.rstrip("/") not in names]
+    if unknown:
+        hints = [f"{o!r} (did you mean {', '.join(repr(c) for c in close)}?)"
+                 if (close := difflib.get_close_matches(o, sorted(names), n=3, cutoff=0.5)) else repr(o)
+                 for o in unknown]
+        raise ValueError(f"--only names no test group, test or stage: {'; '.join(hints)}")
+    wanted = {o.rstrip("/") for o in only}
+    return ([s for s in scenarios if s.group in wanted or s.id in wanted],
+            any(ONLY_STAGES.get(o) == "random" for o in wanted), "memory" in wanted)
+
+
+def _kept(t: TestResult, chosen: set[str], stages: set[str]) -> bool:
+    """Is ``t`` among the tests ``--only`` chose (the build's are always kept)?"""
+    return t.group == "build" or t.id in chosen or t.group in stages
+
+
 def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec | None = None,
           scenarios: Sequence[Any] | None = None, random_games: int | None = None, memory: bool = True,
-          own_tests: bool = True, progress: Progress | None = None) -> SubmissionResult:
+          own_tests: bool = True, progress: Progress | None = None, only: Sequence[str] = ()) -> SubmissionResult:
     """Everything about one submission folder, for ``game`` (the default game if none); with ``tests``, its
-    own test program too (``own_tests``: ``grader.core.suite``), marked apart."""
+    own test program too (``own_tests``: ``grader.core.suite``), marked apart.  ``only``: just those tests
+    (``pick_only``; the build is always checked): a partial mark, for a student re-checking one fix."""
     game = game or _default_game()
     config = config or MarkingConfig.load(game=game)
     start = time.monotonic()
     folder = Path(folder).resolve()
     scenarios = game.load_scenarios() if scenarios is None else scenarios
+    every_scenario, chosen, stages = scenarios, set[str](), set[str]()
+    if only:
+        picked, with_random, with_memory = pick_only(only, scenarios)
+        chosen = {s.id for s in picked}
+        stages = {g for g, on in (("random", with_random), ("memory", with_memory)) if on}
+        # The later stages judge around what the scenarios charged, and replay them: they need them all.
+        scenarios = scenarios if stages else picked
+        random_games, memory, own_tests = (random_games if with_random else 0), memory and with_memory, False
     tests: list[TestResult] = []
 
     def add(t: TestResult) -> None:
@@ -90,7 +127,7 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
 
     with game.open_session(folder, limits=config.limits, strict=config.strict_rulings,
                            compile_timeout=config.compile_seconds) as session:
-        session.owners = game.owners(scenarios)
+        session.owners = game.owners(every_scenario)
         for t in _build_tests(session, game):
             add(t)
         played = []
@@ -110,7 +147,10 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
             build_sources=list(session.build.compiled_names),
             sandbox=f"{detect_mode().name}: {detect_mode().why}",
         )
-    result.groups = mark(tests, config)
+    if only:
+        result.tests = [t for t in result.tests if _kept(t, chosen, stages)]
+        result.only = tuple(only)
+    result.groups = mark(result.tests, config)
     if own_tests:
         from grader.core.suite.stage import grade_tests  # noqa: PLC0415 - only when asked
 

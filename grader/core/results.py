@@ -150,6 +150,8 @@ class SubmissionResult:
     seed: int = 0
     repro_files: dict[str, str] = field(default_factory=dict)  # test id -> file name
     suite: SuiteResult | None = None  # the student's own test program, marked apart (None: none graded)
+    unreadable: str = ""  # why the hand-in could not be read (a broken archive, too big): '' when it was read
+    only: tuple[str, ...] = ()  # ``--only``: just these tests ran, so the mark is partial (never stored)
 
     @property
     def score(self) -> float:
@@ -165,6 +167,8 @@ class SubmissionResult:
 
     @property
     def status(self) -> str:
+        if self.unreadable:
+            return "unreadable"
         if not self.build_ok:
             return "build failed"
         if any(t.verdict is Verdict.ERROR for t in self.tests):
@@ -196,6 +200,7 @@ class SubmissionResult:
             "groups": [g.__dict__ for g in self.groups], "tests": [t.to_json() for t in self.tests],
             "repro_files": self.repro_files, "build_sources": self.build_sources,
             "suite": self.suite.to_json() if self.suite is not None else None,
+            "unreadable": self.unreadable, "only": list(self.only),
         }
 
 
@@ -215,6 +220,7 @@ def result_from_json(data: dict[str, Any]) -> SubmissionResult:
         seed=data.get("seed", 0), repro_files=data.get("repro_files", {}),
         build_sources=data.get("build_sources", []),
         suite=SuiteResult.from_json(data["suite"]) if data.get("suite") else None,
+        unreadable=data.get("unreadable", ""), only=tuple(data.get("only", ())),
     )
     result.groups = [GroupMarks(**g) for g in data["groups"]]
     return result

@@ -1,7 +1,12 @@
 """``fcd-grade batch``: a whole class, graded where the work can run, resumed where it stopped.
 
-1. Every submission under ROOT is found (archives unpacked safely) and keyed
-   by its sources, the grader's version and the marking (``store``).
+1. Every submission under ROOT is found (``grader.core.submission``: a folder
+   or an archive, unpacked safely, its sources perhaps a lone folder down) and
+   keyed by its sources, the grader's version and the marking (``store``).
+   A ROOT that does not exist or holds no submission is an error (exit 2); a
+   submission that cannot be read (a broken archive, too big, too many files)
+   gets the status "unreadable" and its reason, with the marks it could have
+   earned as its maximum.
 2. A key already in ``OUT/store`` is not graded again; the rest become tasks
    (``task``) run by local processes or by Dask (``executors``).
 3. As each task finishes, its reports are put in place and its result is
@@ -35,27 +40,33 @@ from grader.core.batch.executors import DaskCluster, LocalProcesses
 from grader.core.batch.progress import BatchProgress
 from grader.core.batch.requirements import WorkerRefused, check_worker
 from grader.core.batch.store import ResultKey, ResultStore, grader_version, marking_hash
-from grader.core.batch.submissions import discover, read_files, write_files
+from grader.core.batch.submissions import discover, shipped, write_files
 from grader.core.batch.task import FAILED_GRADING, GradeJob, GradeOutput, failed_result, finished
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.grade import source_hash
 from grader.core.results import SubmissionResult, Verdict, result_from_json
+from grader.core.submission import ARCHIVES, HandedIn, is_submission
 from grader.games import get as get_game
 
-
-@dataclass
-class Submission:
-    name: str
-    folder: Path | None  # None: the archive could not be unpacked
-    problem: str
-    key: ResultKey | None = None
+Unreadable = Callable[[str, str], SubmissionResult]  # (name, why) -> its result
 
 
-def _unreadable(name: str, problem: str) -> SubmissionResult:
-    """A hand-in the grader cannot read (a broken archive): the student's build fails, with the reason."""
-    result = failed_result(name, "none", problem)
-    result.build_ok, result.build_output, result.tests = False, problem, []
+def _unreadable(name: str, problem: str, game: GameSpec, config: MarkingConfig,
+                args: argparse.Namespace) -> SubmissionResult:
+    """A hand-in the grader cannot read (a broken archive, too big, too many files): graded as one that holds
+    nothing (nothing of the student's runs), so it keeps the marks it could have earned as its maximum, with
+    the status "unreadable" and the reason where the compiler's messages would be."""
+    from grader.core.grade import grade  # noqa: PLC0415 - the one pipeline, on an empty folder
+
+    with tempfile.TemporaryDirectory(prefix="fcd-unreadable-") as empty:
+        result = grade(Path(empty), config, game=game, random_games=args.random_games,
+                       memory=not args.no_memory, own_tests=False)
+    result.submission, result.source_hash, result.unreadable = name, "none", problem
+    result.build_output, result.build_notes, result.build_command, result.build_sources = problem, [], [], []
+    for i, t in enumerate(result.tests):  # the first is the build's: the reason, in the compiler's place
+        t.notes = []
+        t.message = problem if i == 0 else "Not run: the submission could not be read."
     return result
 
 
@@ -136,8 +147,9 @@ class Plan:
     provisional: dict[str, SubmissionResult]  # stored results flagged for regrading, shown if that cannot finish
 
 
-def _plan(subs: list[Submission], store: ResultStore, game: GameSpec, out: Path,
-          job_of: Callable[[str, dict[str, bytes]], GradeJob], version: str, marking: str) -> Plan:
+def _plan(subs: list[HandedIn], store: ResultStore, game: GameSpec, out: Path,
+          job_of: Callable[[str, dict[str, bytes], str], GradeJob], version: str, marking: str,
+          unreadable: Unreadable) -> Plan:
     """What the store already holds (its reports put back where missing) and what must be graded, and why.
     A stored result flagged for regrading (a grader error in some test) is graded again."""
     results: dict[str, SubmissionResult] = {}
@@ -147,7 +159,7 @@ def _plan(subs: list[Submission], store: ResultStore, game: GameSpec, out: Path,
     why: Counter[str] = Counter()
     for sub in subs:
         if sub.folder is None:
-            results[sub.name] = _unreadable(sub.name, sub.problem)
+            results[sub.name] = unreadable(sub.name, sub.problem)
             _rewrite_reports(results[sub.name], out / "reports" / sub.name, game)
             continue
         key = ResultKey(source_hash(sub.folder, game), version, marking)
@@ -164,12 +176,12 @@ def _plan(subs: list[Submission], store: ResultStore, game: GameSpec, out: Path,
             provisional[sub.name] = flagged
         why[REGRADE if flagged is not None else key.why_new(store.previous(sub.name))] += 1
         try:
-            files = read_files(sub.folder)
+            files, entry = shipped(sub)
         except (OSError, ValueError) as err:
-            results[sub.name] = _unreadable(sub.name, f"could not read the submission: {err}")
+            results[sub.name] = unreadable(sub.name, f"could not read the submission: {err}")
             _rewrite_reports(results[sub.name], out / "reports" / sub.name, game)
             continue
-        to_grade.append((job_of(sub.name, files), key))
+        to_grade.append((job_of(sub.name, files, entry), key))
     return Plan(results, from_store, to_grade, why, provisional)
 
 
@@ -188,13 +200,42 @@ def _executor(args: argparse.Namespace, jobs: int, version: str) -> LocalProcess
     return LocalProcesses(jobs)
 
 
+def _root_problem(root: Path) -> str | None:
+    """Why ``root`` is not a class to grade (None when it is): missing, not a folder, or holding no
+    submission (then, if it is one student's folder, the command that grades it)."""
+    if not root.exists():
+        return f"{root} does not exist"
+    if not root.is_dir():
+        return f"{root} is not a folder (give the folder that holds one folder or archive per student)"
+    entries = [p for p in root.iterdir() if not p.name.startswith(".")]
+    if any(is_submission(p) for p in entries):
+        return None
+    if any(p.suffix == ".c" for p in entries):
+        return (f"{root} holds no submission, only files: it looks like one student's submission; "
+                f"grade it with: fcd-grade {root}")
+    return f"{root} holds no submission (one folder or {', '.join(ARCHIVES)} file per student)"
+
+
+def _found_notes(subs: list[HandedIn], others: list[str]) -> list[str]:
+    """What the console says about the class as found: the entries of ROOT left out, and the submissions
+    whose sources were a lone folder down (each report says so too)."""
+    lines = []
+    if others:
+        lines.append(f"left out (neither a folder nor an archive): {', '.join(others)}")
+    down = [f"{s.given.name}/{s.down}" for s in subs if s.down]
+    if down:
+        lines.append(f"{len(down)} submission(s) with their sources a lone folder down, graded from there: "
+                     + ", ".join(down[:5]) + (", ..." if len(down) > 5 else ""))
+    return lines
+
+
 def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     from grader.core.report.csv_report import write_class_csv, write_kill_matrix_csv  # noqa: PLC0415
     from grader.core.report.dashboard import write_dashboard  # noqa: PLC0415
     from grader.core.report.junit import write_junit  # noqa: PLC0415
 
-    if not args.root.is_dir():
-        print(f"fcd-grade batch: {args.root} is not a folder", file=sys.stderr)
+    if (problem := _root_problem(args.root)) is not None:
+        print(f"fcd-grade batch: {problem}", file=sys.stderr)
         return 2
     out: Path = args.out
     game = get_game(args.game)
@@ -205,11 +246,14 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     config_text = Path(args.config).read_text() if args.config else None
     start = time.monotonic()
 
-    subs = [Submission(n, f, p) for n, f, p in discover(args.root, out)]
-    def job_of(name: str, files: dict[str, bytes]) -> GradeJob:
-        return GradeJob(name, files, args.game, config_text, options, args.timeout)
+    subs, others = discover(args.root, out)
+    def job_of(name: str, files: dict[str, bytes], entry: str) -> GradeJob:
+        return GradeJob(name, files, args.game, config_text, options, args.timeout, entry)
 
-    plan = _plan(subs, store, game, out, job_of, version, marking)
+    def unreadable(name: str, problem: str) -> SubmissionResult:
+        return _unreadable(name, problem, game, config, args)
+
+    plan = _plan(subs, store, game, out, job_of, version, marking, unreadable)
     results, from_store, to_grade, why = plan.results, plan.from_store, plan.to_grade, plan.why
 
     jobs = args.jobs or os.cpu_count() or 1
@@ -219,12 +263,20 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
         except WorkerRefused as err:
             print(f"fcd-grade batch: {err}", file=sys.stderr)
             return 2
-    executor = _executor(args, jobs, version) if to_grade else None
+    try:
+        executor = _executor(args, jobs, version) if to_grade else None
+    except OSError as err:  # an unreachable --scheduler: said in one line, not a traceback
+        print(f"fcd-grade batch: {err}", file=sys.stderr)
+        return 2
     progress = BatchProgress(len(subs))
     try:
         with progress:
+            for line in _found_notes(subs, others):
+                progress.note(line)
             for name, result in results.items():
                 progress.finished(result, cached=name in from_store)
+                if result.unreadable:
+                    progress.note(f"  {name} is unreadable: {result.unreadable}")
             if executor is not None:
                 progress.note(f"grading {len(to_grade)} of {len(subs)} submissions on {executor.name}"
                               + (f"; Dask dashboard: {executor.dashboard}" if executor.dashboard else ""))

@@ -144,7 +144,10 @@ class ResultStore:
     def put(self, name: str, key: ResultKey, result: SubmissionResult, *, worker: str = "",
             regrade: bool = False) -> None:
         """Store one finished grading: the result, then the index, then a journal line.  ``regrade``: a grader
-        error in some test made it provisional; the next run grades the submission again."""
+        error in some test made it provisional; the next run grades the submission again.  A partial grading
+        (``--only``) is never a result."""
+        if result.only:
+            raise ValueError(f"{name}: a partial grading (--only {' '.join(result.only)}) is not stored")
         record = {"key": key.key, **dataclasses.asdict(key), "regrade": regrade, "result": result.to_json()}
         _write_atomic(self.folder / f"{key.key}.json", json.dumps(record).encode())
         self.remember(name, key)

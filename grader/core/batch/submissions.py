@@ -1,77 +1,33 @@
-"""The class as handed in: one folder or archive per student, unpacked safely, read for shipping.
+"""The class as handed in: one submission per entry of ROOT, found, and read for shipping.
 
-Archives are unpacked under ``OUT/unpacked`` with every member checked (no
-path out of the folder, no links or devices, at most 64 MiB).  A submission
-goes to a worker as its files' bytes (``read_files``), so a worker on another
-machine needs no shared file system.
+What one entry is (a folder or an archive, its sources perhaps a lone folder
+down) is ``grader.core.submission``'s to say, for the batch as for a single
+``fcd-grade``; here, the class: every entry of ROOT (archives unpacked under
+``OUT/unpacked`` to key them by their sources), and what a worker is sent.
+A submission goes to a worker as its bytes, as handed in (a folder's files,
+or the archive itself), so the worker reads it with the same definition and
+a worker on another machine needs no shared file system.
 """
 
 from __future__ import annotations
 
-import shutil
-import tarfile
-import zipfile
 from pathlib import Path
 
-ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
-MAX_UNPACKED = 64 * 1024 * 1024  # bytes one student's archive may unpack to
+from grader.core.submission import MAX_FILES, MAX_UNPACKED, HandedIn, archive_stem, is_submission, open_submission
 
 
-def _archive_stem(path: Path) -> str | None:
-    for ext in ARCHIVES:
-        if path.name.endswith(ext):
-            return path.name[: -len(ext)]
-    return None
-
-
-def _safe_members(names: list[tuple[str, int]], dest: Path) -> None:
-    total = 0
-    for name, size in names:
-        target = (dest / name).resolve()
-        if not target.is_relative_to(dest.resolve()):
-            raise ValueError(f"archive member {name!r} points outside the archive")
-        total += size
-        if total > MAX_UNPACKED:
-            raise ValueError("archive unpacks to more than 64 MiB")
-
-
-def unpack(archive: Path, dest: Path) -> Path:
-    """Unpack one student's archive safely; the folder holding their sources."""
-    if dest.exists():
-        shutil.rmtree(dest)
-    dest.mkdir(parents=True)
-    if archive.name.endswith(".zip"):
-        with zipfile.ZipFile(archive) as z:
-            _safe_members([(i.filename, i.file_size) for i in z.infolist()], dest)
-            z.extractall(dest)
-    else:
-        with tarfile.open(archive) as t:
-            members = [m for m in t.getmembers() if m.isfile() or m.isdir()]  # no links, no devices
-            _safe_members([(m.name, m.size) for m in members], dest)
-            t.extractall(dest, members=members, filter="data")
-    entries = [p for p in dest.iterdir() if not p.name.startswith((".", "__MACOSX"))]
-    if len(entries) == 1 and entries[0].is_dir():
-        return entries[0]
-    return dest
-
-
-def discover(root: Path, out: Path) -> list[tuple[str, Path | None, str]]:
-    """(name, folder or None, problem) for every submission under ``root``."""
-    found = []
+def discover(root: Path, out: Path) -> tuple[list[HandedIn], list[str]]:
+    """Every submission under ``root``, in name order, and the names of the other entries (left out)."""
+    found: list[HandedIn] = []
+    other: list[str] = []
     for entry in sorted(root.iterdir()):
         if entry.name.startswith("."):
             continue
-        if entry.is_dir():
-            found.append((entry.name, entry, ""))
-        elif (stem := _archive_stem(entry)) is not None:
-            try:
-                found.append((stem, unpack(entry, out / "unpacked" / stem), ""))
-            except (ValueError, OSError, zipfile.BadZipFile, tarfile.TarError) as err:
-                found.append((stem, None, f"could not unpack {entry.name}: {err}"))
-    return found
-
-
-MAX_FILES = 2000  # files one submission may ship to a worker
+        if not is_submission(entry):
+            other.append(entry.name)
+            continue
+        found.append(open_submission(entry, out / "unpacked" / (archive_stem(entry) or entry.name)))
+    return found, other
 
 
 def read_files(folder: Path) -> dict[str, bytes]:
@@ -91,6 +47,17 @@ def read_files(folder: Path) -> dict[str, bytes]:
             raise ValueError(f"the submission holds more than {MAX_UNPACKED >> 20} MiB or {MAX_FILES} files")
         files[rel] = data
     return files
+
+
+def shipped(handed: HandedIn) -> tuple[dict[str, bytes], str]:
+    """What a worker is sent for ``handed``: the files of its folder as handed in (the lone folders too) and
+    '', or its archive as one file and that file's name (``GradeJob.entry``: what the worker grades)."""
+    given = handed.given
+    if given.is_dir():
+        return read_files(given), ""
+    if given.stat().st_size > MAX_UNPACKED:
+        raise ValueError(f"{given.name} is larger than {MAX_UNPACKED >> 20} MiB")
+    return {given.name: given.read_bytes()}, given.name
 
 
 def write_files(files: dict[str, bytes], dest: Path) -> None:

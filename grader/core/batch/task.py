@@ -37,11 +37,12 @@ PR_SET_PDEATHSIG = 1
 @dataclass(frozen=True)
 class GradeJob:
     name: str  # the student's folder or archive name: the result's and the reports' name
-    files: dict[str, bytes]  # the submission (``submissions.read_files``)
+    files: dict[str, bytes]  # the submission as handed in (``submissions.shipped``)
     game: str
     config_text: str | None  # the course's marking file, or None for the game's default
     options: tuple[str, ...]  # further fcd-grade options (--random-games N, --no-memory, --no-tests)
     timeout: float  # seconds the whole grading may take
+    entry: str = ""  # the file of ``files`` fcd-grade is given (an archive, as handed in); '': their folder
 
 
 @dataclass
@@ -101,7 +102,8 @@ def _grade(job: GradeJob, here: str) -> GradeOutput:
         folder, report_dir = base / "submission" / job.name, base / "report"
         folder.mkdir(parents=True)
         write_files(job.files, folder)
-        argv = [sys.executable, "-m", "grader.core.cli", str(folder), "--out", str(report_dir), "--quiet",
+        given = folder / job.entry if job.entry else folder  # read by fcd-grade as any submission is
+        argv = [sys.executable, "-m", "grader.core.cli", str(given), "--out", str(report_dir), "--quiet",
                 "--game", job.game, *job.options]
         if job.config_text is not None:
             (base / "marking.toml").write_text(job.config_text)
@@ -121,6 +123,10 @@ def _grade(job: GradeJob, here: str) -> GradeOutput:
         # no result, or any other code, is a grading that did not finish.
         if proc.returncode in (0, 1, 2) and result_file.is_file():
             data = json.loads(result_file.read_text())
+            if str(data.get("sandbox", "")).startswith("degraded"):  # never graded unsandboxed without a word
+                why = f"graded without the sandbox on this worker ({here}): {data['sandbox']}"
+                return GradeOutput(job.name, failed_result(job.name, "none", why).to_json(), {}, grader_version(),
+                                   here)
             if proc.returncode != 2 or data.get("status") == "grader error":
                 return GradeOutput(job.name, data, _collect(report_dir), grader_version(), here)
         why = f"grading ended with code {proc.returncode}: {stderr.strip()[-2000:]}"

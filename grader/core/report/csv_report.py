@@ -2,7 +2,9 @@
 
 Columns: submission, source_hash, status, one column per marks group, total, max, the tests passed,
 failed and not shown (kept apart), the student's own tests (valid, mutants caught of how many, marks, max: blank
-when not graded), seconds.  ``write_kill_matrix_csv``: which mutants each
+when not graded), seconds, and the problem: why an unreadable submission (status ``unreadable``: a broken
+archive, too big, too many files) could not be read, blank otherwise; its max stays what it could have
+earned.  ``write_kill_matrix_csv``: which mutants each
 student's tests caught.  The groups are the union over all results, in a stable order:
 build first, then the scenario groups in the order they were graded (merged
 across results), then random games and memory.  A group a submission has no
@@ -66,12 +68,13 @@ def write_class_csv(results: list[Any], path: Path | str) -> None:
     with Path(path).open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
         out.writerow(["submission", "source_hash", "status", *groups, "total", "max", "passed", "failed",
-                      "not_shown", *TESTS_COLUMNS, "seconds"])
+                      "not_shown", *TESTS_COLUMNS, "seconds", "problem"])
         for r in results:
             marks = {g.group: g.marks for g in r.groups}
             out.writerow([_cell(r.submission), _cell(r.source_hash), r.status,
                           *(num(marks[g]) if g in marks else "" for g in groups),
-                          num(r.score), num(r.max_score), *_verdict_counts(r), *_tests_cells(r), f"{r.seconds:.1f}"])
+                          num(r.score), num(r.max_score), *_verdict_counts(r), *_tests_cells(r), f"{r.seconds:.1f}",
+                          _cell(getattr(r, "unreadable", ""))])
 
 
 def _verdict_counts(result: Any) -> list[str]:

@@ -3,7 +3,9 @@
 The distribution of marks, the pass rate of every marks group and every test,
 the most common first failures (each with one example to open), who crashed,
 timed out, failed to build or hit a grader error, how long each submission
-took, and a sortable table of students linking to their reports.
+took, and a sortable table of students linking to their reports.  A submission
+that could not be read (status ``unreadable``) is listed first among the
+problems, with its reason.
 
 A pure function of the batch's results, like every report.  The plots are
 drawn by matplotlib into SVG and put in the page as ``data:`` images, so the
@@ -33,8 +35,9 @@ from .html import JINJA, TEMPLATES, num
 
 # Okabe & Ito (2008), "Color Universal Design": distinct for protanopia, deuteranopia and tritanopia.
 BLUE, VERMILION = "#0072B2", "#D55E00"
+UNREADABLE = "unreadable"  # the status of a hand-in that could not be read (a broken archive, too big)
 PROBLEMS = (  # what a staff member looks for first: (heading, the verdict a test got, or a status)
-    ("build failed", "status"), ("grader error", "status"),
+    (UNREADABLE, "status"), ("build failed", "status"), ("grader error", "status"),
     (Verdict.CRASHED.value, "verdict"), (Verdict.TIMED_OUT.value, "verdict"),
     (Verdict.MEMORY.value, "verdict"), (Verdict.OUTPUT.value, "verdict"), (Verdict.EXITED.value, "verdict"),
 )
@@ -60,7 +63,7 @@ class Student:
     total: int
     first_failure: str
     first_failure_href: str
-    problems: str  # "crashed 2, timed out 1"
+    problems: str  # "crashed 2, timed out 1", or why it could not be read
     seconds: float
     tests: float | None = None  # the marks of their own tests (None: none graded)
     tests_text: str = ""
@@ -170,11 +173,12 @@ def grading_times(results: list[Any]) -> Plot:
     fig, ax = _figure(6.4, 2.8)
     ordered = sorted(results, key=lambda r: r.seconds)
     seconds = [r.seconds for r in ordered]
-    colours = [VERMILION if r.status in ("build failed", "grader error") else BLUE for r in ordered]
-    hatches = ["//" if r.status in ("build failed", "grader error") else "" for r in ordered]
+    broken = ("build failed", "grader error", UNREADABLE)
+    colours = [VERMILION if r.status in broken else BLUE for r in ordered]
+    hatches = ["//" if r.status in broken else "" for r in ordered]
     ax.bar(range(len(seconds)), seconds, color=colours, hatch=hatches, edgecolor="white", linewidth=0.3)
     ax.set_xticks([])
-    ax.set_xlabel(f"{len(seconds)} submissions, quickest first (hatched: build failed or grader error)")
+    ax.set_xlabel(f"{len(seconds)} submissions, quickest first (hatched: unreadable, build failed or grader error)")
     ax.set_ylabel("seconds")
     alt = (f"Grading time of each of {len(seconds)} submissions, sorted: median "
            f"{statistics.median(seconds) if seconds else 0:.1f} s, longest {max(seconds, default=0):.1f} s.")
@@ -183,7 +187,10 @@ def grading_times(results: list[Any]) -> Plot:
 
 def _problem_words(result: Any) -> str:
     """What went wrong in a student's tests, counted: crashes, timeouts, ... and the grader's own errors (the
-    tests it could not judge; the student's other results stand, and the submission is graded again)."""
+    tests it could not judge; the student's other results stand, and the submission is graded again); for a
+    hand-in that could not be read, why."""
+    if getattr(result, "unreadable", ""):
+        return clean_text(result.unreadable, 512)
     counts = Counter(t.verdict.value for t in result.tests)
     words = [f"{what} {counts[what]}" for what, kind in PROBLEMS if kind == "verdict" and counts[what]]
     if counts[Verdict.ERROR.value]:

@@ -189,15 +189,20 @@ class SuiteBuild:
         return CompiledTests(True, "", output, includes, time.monotonic() - start)
 
     # -- an implementation's objects --------------------------------------------------------------
-    def _sources(self, target: Target) -> list[Path]:
-        return list(find_sources(target.folder, self.game).compiled)
+    def _sources(self, target: Target) -> tuple[list[Path], list[Path]]:
+        """The target's files compiled, and the files they need beside them: the .c files they #include and
+        the target's own headers (the course's headers are put over them)."""
+        found = find_sources(target.folder, self.game)
+        beside = [target.folder / n for n in found.part_of] + [
+            h for h in sorted(target.folder.glob("*.h")) if h.name not in self.game.course_headers]
+        return list(found.compiled), beside
 
     def _objects(self, target: Target, dest: Path) -> tuple[list[str], str]:
         """The target's object files, copied into ``dest`` (compiled once per content and kept in the cache,
         except the student's own); their names, and a problem ('' when they compiled)."""
-        sources = self._sources(target)
+        sources, beside = self._sources(target)
         headers = [self.game.include_dir / h for h in self.game.course_headers]
-        key = _digest([*sorted(sources), *headers], CC, " ".join(CFLAGS))
+        key = _digest([*sorted(sources), *beside, *headers], CC, " ".join(CFLAGS))
         cache = cache_dir()
         kept = cache / "suite-objects" / key if cache is not None and target.kind != OWN else None
         names = [p.stem + ".o" for p in sources]
@@ -207,7 +212,7 @@ class SuiteBuild:
             return names, ""
         build = dest / "impl"
         build.mkdir()
-        for p in sources:
+        for p in [*beside, *sources]:
             shutil.copyfile(p, build / p.name)
         for header in self.game.course_headers:
             shutil.copyfile(self.game.include_dir / header, build / header)
@@ -237,9 +242,10 @@ class SuiteBuild:
             test = self.targets.test_file
             shutil.copyfile(self.stage / test, where / test)
             self._headers(where)
-            for p in self._sources(target):
+            compiled, beside = self._sources(target)
+            for p in [*beside, *compiled]:
                 shutil.copyfile(p, where / p.name)
-            alone = [p.name for p in self._sources(target) if p.name not in self.program.includes]
+            alone = [p.name for p in compiled if p.name not in self.program.includes]
             done = _gcc([*TEST_CFLAGS, "-I", "fcd_include", "-I", ".", test, *alone, "fcd_check.o", *LINK,
                          "-o", "prog"], where)
         else:

@@ -1,0 +1,127 @@
+"""A submission as a user hands it in, read as the folder of its sources: one definition for ``fcd-grade``
+and ``fcd-grade batch``.
+
+A submission is a folder or an archive (.zip, .tar, .tar.gz, .tgz) with its
+sources at the top, or down a chain of lone folders: ``gina/ass2/*.c`` is how
+learning-management systems export a class, and a zip made from a folder holds
+that one folder.  A folder with no C source and exactly one folder in it is
+followed, and a note says so (what a student handed in is graded where it is,
+not failed for where it sits).
+
+Archives are unpacked with every member checked: no path out of the folder,
+no links or devices, at most 64 MiB and 2000 files.  One that cannot be read
+makes the submission unreadable, with the reason in words, never an exception.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
+MAX_UNPACKED = 64 * 1024 * 1024  # bytes one submission may hold (an archive: unpack to)
+MAX_FILES = 2000  # files one submission may hold
+LONE_FOLDERS = 4  # lone folders followed down to the sources, at most
+SKIPPED = ("__MACOSX",)  # what an archiver adds beside the student's folder
+
+
+@dataclass
+class HandedIn:
+    """What the user named, and where its sources are (``folder``; None when it cannot be read, and why)."""
+
+    name: str  # the folder's name, or the archive's without its extension: the name in reports
+    given: Path  # the folder or archive as the user named it
+    folder: Path | None
+    down: str = ""  # the lone folders followed to the sources, as a path from ``given`` ('' at its top)
+    problem: str = ""  # why it cannot be read ('' when it can)
+
+    @property
+    def notes(self) -> list[str]:
+        """What was done to find the sources, in words, for the console and the report."""
+        return [f"The sources are in {_shown(self.given)}/{self.down}: graded from there."] if self.down else []
+
+
+def _shown(path: Path) -> str:
+    """A path's own name, also for ``.`` (the folder the user is in)."""
+    return path.name if path.name not in ("", ".", "..") else path.resolve().name
+
+
+def archive_stem(path: Path) -> str | None:
+    """The archive's name without its extension; None when ``path`` is not named as an archive."""
+    for ext in ARCHIVES:
+        if path.name.lower().endswith(ext):
+            return path.name[: -len(ext)]
+    return None
+
+
+def is_submission(path: Path) -> bool:
+    """A folder, or a file named as an archive (whether it unpacks is ``open_submission``'s to say)."""
+    return path.is_dir() or (path.is_file() and archive_stem(path) is not None)
+
+
+def _check_members(members: list[tuple[str, int]], dest: Path) -> None:
+    if len(members) > MAX_FILES:
+        raise ValueError(f"the archive holds more than {MAX_FILES} files")
+    total = 0
+    for name, size in members:
+        target = (dest / name).resolve()
+        if not target.is_relative_to(dest.resolve()):
+            raise ValueError(f"archive member {name!r} points outside the archive")
+        total += size
+        if total > MAX_UNPACKED:
+            raise ValueError(f"the archive unpacks to more than {MAX_UNPACKED >> 20} MiB")
+
+
+def unpack(archive: Path, dest: Path) -> None:
+    """Unpack one archive into ``dest`` (made afresh), every member checked first.  Raises ValueError,
+    OSError, zipfile.BadZipFile or tarfile.TarError: ``open_submission`` says them in words."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    if archive.name.lower().endswith(".zip"):
+        with zipfile.ZipFile(archive) as z:
+            _check_members([(i.filename, i.file_size) for i in z.infolist()], dest)
+            z.extractall(dest)
+    else:
+        with tarfile.open(archive) as t:
+            members = [m for m in t.getmembers() if m.isfile() or m.isdir()]  # no links, no devices
+            _check_members([(m.name, m.size) for m in members], dest)
+            t.extractall(dest, members=members, filter="data")
+
+
+def _visible(folder: Path) -> list[Path]:
+    return [p for p in folder.iterdir() if not p.name.startswith(".") and p.name not in SKIPPED]
+
+
+def sources_folder(folder: Path) -> Path:
+    """``folder``, or the folder its sources sit in down a chain of lone folders (no ``.c`` file beside one
+    folder; other files such as a receipt may sit beside it)."""
+    for _ in range(LONE_FOLDERS):
+        entries = _visible(folder)
+        folders = [p for p in entries if p.is_dir() and not p.is_symlink()]
+        if any(p.suffix == ".c" and p.is_file() for p in entries) or len(folders) != 1:
+            break
+        folder = folders[0]
+    return folder
+
+
+def open_submission(given: Path, scratch: Path) -> HandedIn:
+    """The submission ``given`` names, its sources found (an archive unpacked under ``scratch``).  ``given``
+    must be a folder or an archive (``is_submission``)."""
+    stem = archive_stem(given) if not given.is_dir() else None
+    name = stem if stem is not None else _shown(given)
+    top = given
+    if stem is not None:
+        try:
+            unpack(given, scratch)
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile, tarfile.TarError) as err:
+            return HandedIn(name, given, None, problem=f"could not unpack {given.name}: {err}")
+        top = scratch
+    try:
+        folder = sources_folder(top)
+    except OSError as err:
+        return HandedIn(name, given, None, problem=f"could not read {given.name}: {err}")
+    return HandedIn(name, given, folder, folder.relative_to(top).as_posix() if folder != top else "")
