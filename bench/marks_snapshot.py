@@ -6,7 +6,10 @@
 A refactor must not change a mark: write a snapshot before, check it after.
 ``bench/marks_baseline.json`` is the snapshot of the model, every mutant and every reading
 at the commit that wrote it (full profile; the hostile submissions are left out of it because
-their hangs take minutes): ``--check bench/marks_baseline.json`` compares with it.
+their hangs take minutes): ``--check bench/marks_baseline.json`` compares with it.  The
+other games' bundled submissions are named ``GAME:kind/name`` (``fcd17s2:mutants/...``,
+``palace:readings/...``, from ``fixtures/GAME/submissions``) and graded for that game with
+its own default marking; ``bench/marks_baseline_games.json`` is their snapshot.
 The profile used (random games, memory stage) is stored in the file, and
 ``--check`` grades with the same one.  ``bench/kill_matrix.py --from FILE``
 prints the kill matrix from a snapshot without grading again.
@@ -31,21 +34,43 @@ from variants import HOSTILE  # noqa: E402
 
 from grader.core.config import MarkingConfig  # noqa: E402
 from grader.core.grade import grade  # noqa: E402
+from grader.games import DEFAULT_GAME  # noqa: E402
+from grader.games import get as get_game  # noqa: E402
 
 SUBMISSIONS = ROOT / "fixtures" / "submissions"
+OTHER_GAMES = {"fcd17s2": ROOT / "fixtures" / "fcd17s2" / "submissions",
+               "palace": ROOT / "fixtures" / "palace" / "submissions"}
 
 
 def bundled() -> list[str]:
-    """Every bundled submission, as ``kind/name`` under fixtures/submissions."""
+    """Every bundled submission of the default game, as ``kind/name`` under fixtures/submissions."""
     return (["model"] + [f"mutants/{m.name}" for m in MUTANTS] + [f"readings/{r.name}" for r in READINGS]
             + [f"hostile/{h.name}" for h in HOSTILE])
 
 
+def bundled_elsewhere() -> list[str]:
+    """Every bundled submission of the other games, as ``GAME:kind/name``: the model, mutants and readings."""
+    return [f"{game}:{rel}" for game, base in OTHER_GAMES.items()
+            for rel in ["model"] + [f"{kind}/{p.name}" for kind in ("mutants", "readings")
+                                    for p in sorted((base / kind).iterdir()) if p.is_dir()]]
+
+
+def located(name: str) -> tuple[str, Path]:
+    """The game and folder of a snapshot's submission name."""
+    game, _, rel = name.rpartition(":")
+    return (game, OTHER_GAMES[game] / rel) if game else (DEFAULT_GAME, SUBMISSIONS / rel)
+
+
 def grade_one(job: tuple[str, int, bool]) -> tuple[str, dict[str, Any]]:
-    """One submission's marks and verdicts (what must not change), and how long it took (what may)."""
+    """One submission's marks and verdicts (what must not change), and how long it took (what may).  The
+    random games: ``games`` for the default game; each other game plays its own default number."""
     name, games, memory = job
     start = time.monotonic()
-    result = grade(SUBMISSIONS / name, MarkingConfig.load(), random_games=games, memory=memory)
+    game_name, folder = located(name)
+    game = get_game(game_name)
+    config = MarkingConfig.load(game=game)
+    result = grade(folder, config, game=game, random_games=games if game_name == DEFAULT_GAME else None,
+                   memory=memory)
     return name, {
         "score": result.score,
         "lost": {g.group: round(g.max_marks - g.marks, 2) for g in result.groups if g.marks < g.max_marks},
@@ -92,6 +117,8 @@ def main() -> int:
     parser.add_argument("--no-memory", action="store_true")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", nargs="*", default=None, help="kind/name of submissions to grade")
+    parser.add_argument("--games", action="store_true",
+                        help="the other games' submissions (GAME:kind/name) instead of the default game's")
     args = parser.parse_args()
     start = time.monotonic()
     if args.check:
@@ -105,7 +132,7 @@ def main() -> int:
         print(f"grading time summed over submissions: {before_s:.0f} s before, {after_s:.0f} s now; "
               f"{time.monotonic() - start:.0f} s wall")
         return 1 if diff else 0
-    names = [n for n in bundled() if not args.only or n in args.only]
+    names = [n for n in (bundled_elsewhere() if args.games else bundled()) if not args.only or n in args.only]
     now = grade_all(names, args.random_games, not args.no_memory, args.jobs)
     args.write.write_text(json.dumps({"random_games": args.random_games, "memory": not args.no_memory,
                                       "submissions": now}, indent=1, sort_keys=True) + "\n")
