@@ -34,7 +34,8 @@ import xmlschema
 from grader.core.batch import task
 from grader.core.batch.store import ResultKey, ResultStore, grader_version
 from grader.core.batch.task import GradeOutput, failed_result
-from grader.core.cli import main, write_reports
+from grader.core.cli import main
+from grader.core.report.write import write_reports
 from grader.core.results import GroupMarks, SubmissionResult, Verdict
 from grader.core.results import TestResult as Result  # (a Test* name would be collected)
 from grader.games.fcd18s2 import GAME

@@ -13,15 +13,10 @@ from pathlib import Path
 import pytest
 
 from grader.core.cli import main as fcd_grade
+from grader.core.memcheck import HANGS_BEFORE_GIVING_UP, MEMORY_CAP_MB, SHORT_RUN_SECONDS, Plan
 from grader.core.results import Verdict
 from grader.games.fcd18s2.focus import focus_of
-from grader.games.fcd18s2.memcheck import (
-    HANGS_BEFORE_GIVING_UP,
-    MEMORY_CAP_MB,
-    SHORT_RUN_SECONDS,
-    Plan,
-    run_memory_stage,
-)
+from grader.games.fcd18s2.memcheck import run_memory_stage
 from grader.games.fcd18s2.repro import c_program
 from grader.games.fcd18s2.scenarios import load_scenarios
 from grader.games.fcd18s2.session import FcdSession

@@ -13,7 +13,7 @@ an object) -- and every part of the judge that reads them must answer in words, 
 - the focus: the comparison asks it about the reference's observation only (checked by a spy);
 - the explanation (``explain``);
 - the reports made from such results: result.json, JUnit (it parses), Gradescope (strict JSON),
-  HTML with its replays (``grader.core.cli.write_reports``, no report left out as a grader error),
+  HTML with its replays (``grader.core.report.write.write_reports``, no report left out as a grader error),
   and the class CSV;
 - the words for the call in progress when a game crashed (five ints read back from the child).
 
@@ -36,12 +36,12 @@ from typing import Any
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from grader.core.cli import write_reports
 from grader.core.replay import replays_of
 from grader.core.report.csv_report import write_class_csv
 from grader.core.report.gradescope import gradescope_json
 from grader.core.report.html import render_html
 from grader.core.report.junit import junit_string
+from grader.core.report.write import write_reports
 from grader.core.results import GroupMarks, SubmissionResult, Verdict
 from grader.core.results import TestResult as Result  # (a Test* name would be collected)
 from grader.games.fcd18s2 import GAME

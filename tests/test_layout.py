@@ -40,6 +40,20 @@ def test_the_import_rule_would_catch_a_game_import(tmp_path: Path) -> None:
     assert "grader.games.fcd18s2.observe" in imported_modules(sneaky)
 
 
+def test_palace_imports_nothing_of_final_card_down() -> None:
+    """Palace stands on the core only (issue 33): what it shared with Final Card-Down (the cffi module, the
+    memory stage, a student's player, the C string helper) is the core's.  (The 2017 edition still stands on
+    the 2018 package until the Final Card-Down family is one package of values.)"""
+    offenders = {}
+    for path in sorted((ROOT / "grader" / "games" / "palace").rglob("*.py")):
+        bad = sorted(m for m in imported_modules(path) if m.startswith(("grader.games.fcd", "reference.fcd")))
+        if bad:
+            offenders[str(path.relative_to(ROOT))] = bad
+    assert offenders == {}
+    palace = get("palace")
+    assert palace.sandbox_packages == ("reference",)
+
+
 def test_the_reference_imports_nothing_of_the_grader() -> None:
     for path in sorted((ROOT / "reference").rglob("*.py")):
         assert not [m for m in imported_modules(path) if m.split(".")[0] == "grader"], path

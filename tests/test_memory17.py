@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.memcheck import Plan, driver_source
 from grader.core.results import Verdict
 from grader.games.fcd17s2.memcheck import FCD17, run_memory_stage17
 from grader.games.fcd17s2.scenarios import load_scenarios
 from grader.games.fcd17s2.session import Fcd17Session
-from grader.games.fcd18s2.memcheck import Plan, driver_source
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "fcd17s2" / "submissions"
 SCENARIOS = load_scenarios()

@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from grader.core import memcheck
 from grader.core.config import MarkingConfig
 from grader.core.grade import grade
+from grader.core.memcheck import Plan, parse_report, plan_of
 from grader.core.results import TestResult as Result
 from grader.core.results import Verdict
-from grader.games.fcd18s2 import memcheck
-from grader.games.fcd18s2.memcheck import Plan, parse_report, plan_of, run_memory_stage
+from grader.games.fcd18s2.memcheck import run_memory_stage
 from grader.games.fcd18s2.scenarios import load_scenarios
 from grader.games.fcd18s2.session import FcdSession
 

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference
-from grader.games.fcd18s2.loader import API_FUNCTIONS, header_constants, snake
+from grader.core.native import snake
+from grader.games.fcd18s2.loader import API_FUNCTIONS, header_constants
 from reference import (
     NO_WINNER,
     NOT_FINISHED,

@@ -45,6 +45,7 @@ from grader.core.batch.task import FAILED_GRADING, GradeJob, GradeOutput, failed
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.grade import source_hash
+from grader.core.report.write import write_reports
 from grader.core.results import SubmissionResult, Verdict, result_from_json
 from grader.core.submission import ARCHIVES, HandedIn, is_submission
 from grader.games import get as get_game
@@ -111,7 +112,6 @@ def _reports_current(dest: Path, result: SubmissionResult) -> bool:
 def _rewrite_reports(result: SubmissionResult, dest: Path, game: GameSpec) -> None:
     """A stored result's reports, written again here (no student code runs: reports are made from the
     result), when they are missing or were another student's (the same sources handed in twice)."""
-    from grader.core.cli import write_reports  # noqa: PLC0415 - the one place reports are written
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=dest.parent, prefix=f".{dest.name}.w-") as tmp:

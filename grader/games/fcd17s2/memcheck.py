@@ -1,4 +1,4 @@
-"""The 2017 edition's memory stage: the 2018 one (``grader.games.fcd18s2.memcheck``) in 2017's C.
+"""The 2017 edition's memory stage: the core's (``grader.core.memcheck``) in 2017's C, with 2018's table and replay.
 
 The same driver, runner, sanitizers and verdicts; what differs is the
 ``Dialect``: 2017's names of the values (ADVANCE ... DECLARE) and of the
@@ -16,9 +16,10 @@ from __future__ import annotations
 import functools
 from typing import Any, Sequence
 
+from grader.core.memcheck import Dialect, run_memory_stage
 from grader.games.fcd17s2.observe import DECK_COUNT_PROBES, INT_PROBES, MOVES_CAP
 from grader.games.fcd18s2.c_emit import deck_arrays, move_row, replay_prelude
-from grader.games.fcd18s2.memcheck import Dialect, run_memory_stage
+from grader.games.fcd18s2.memcheck import REPLAY, fcd_scenario_table
 from reference.fcd17s2 import Action
 
 C_VALUES = ["ZERO", "ONE", "DRAW_TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE",
@@ -76,7 +77,7 @@ static void touch(Game game) {
 }
 """
 
-FCD17 = Dialect(prelude=replay_prelude, touch=touch_source,
+FCD17 = Dialect(prelude=replay_prelude, touch=touch_source, table=fcd_scenario_table, replay=REPLAY,
                 deck_arrays=functools.partial(deck_arrays, values=C_VALUES),
                 move_row=functools.partial(move_row, action=c_action, values=C_VALUES), rules=("B3",))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from grader.core.native import c_string
 from grader.games.fcd18s2.observations import ORDER
 from grader.games.fcd18s2.observe import FOREIGN_PROBES, HAND_CAP, INT_PROBES
 from reference import Action
@@ -302,11 +303,6 @@ def checking_prelude(cap: int, defines: Sequence[str], seen: str) -> str:
     calls and the ``see`` that makes them), then ``inHand`` and ``noSuchCard``."""
     return "\n".join([f"#define HAND_CAP_VALUE {cap}", *defines,
                       _INCLUDES + _CALLING + _CHECKS + _GOT + seen + _IN_HAND + _NO_SUCH_CARD])
-
-
-def c_string(text: str) -> str:
-    """A C string literal of ``text`` (one line)."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
 def key_args(key: Sequence[int], values: Sequence[str] = C_VALUES) -> str:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from grader.games.fcd18s2.loader import INCLUDE_DIR, Api, CLibrary, LoadError
+from grader.core.native import Api, LoadError
+from grader.games.fcd18s2.loader import INCLUDE_DIR, CLibrary
 from grader.games.fcd18s2.observe import card_label
 from grader.games.fcd18s2.play import JOB, _resolve
 from reference.cards import COLOR_LETTERS

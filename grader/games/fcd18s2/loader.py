@@ -1,8 +1,8 @@
-"""The one module that touches cffi: load a built library and drive it.
+"""Final Card-Down's library: load a built submission and drive it (on ``grader.core.native``).
 
 The cffi declarations are read from the very headers students include
-(``grader/include/Card.h`` and ``Game.h``), with comments and preprocessor
-lines stripped, so the two can never drift.  ``CLibrary`` checks all 31 API
+(``include/Card.h`` and ``Game.h``: ``native.Api``), so the two can never
+drift.  ``CLibrary`` checks all 31 API
 symbols at load time and reports every missing one at once; a library with
 missing functions still loads, and ``CGame`` simply lacks those methods (the
 tests that need them fail, the others run).
@@ -14,77 +14,19 @@ loads a student library.
 from __future__ import annotations
 
 import mmap
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-import cffi
+from grader.core.native import Api, cached_function_type, declarations, load_symbols, snake
+
+if TYPE_CHECKING:
+    import cffi
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 HEADERS = ("Card.h", "Game.h")  # the API: the cffi declarations are read from these
 COURSE_HEADERS = HEADERS + ("player.h",)  # every header the course gave students: a submission may include any
-
-
-class Api:
-    """One edition's C interface, read from the headers students include: its declarations, its
-    functions in header order, the cffi type of each (built once per process)."""
-
-    def __init__(self, include_dir: Path, headers: tuple[str, ...]) -> None:
-        self.include_dir, self.headers = include_dir, headers
-        self._ffi: cffi.FFI | None = None
-        self._types: dict[str, Any] | None = None
-        self.functions = self._declared_functions()
-
-    def header_text(self, name: str) -> str:
-        return (self.include_dir / name).read_text()
-
-    def _declared_functions(self) -> tuple[str, ...]:
-        """The functions the API headers declare, in header order: the one list of the API."""
-        names: list[str] = []
-        for name in self.headers:
-            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", self.header_text(name), flags=re.S)
-            names += re.findall(r"^\s*\w+\s*\**\s*(\w+)\s*\([^;{]*\)\s*;", text, re.M)
-        return tuple(names)
-
-    def header_constants(self) -> dict[str, int]:
-        """``#define NAME <int>`` lines of the headers (NUM_PLAYERS, NOT_FINISHED, ...)."""
-        found: dict[str, int] = {}
-        for name in self.headers:
-            for m in re.finditer(r"^#define\s+(\w+)\s+(-?\d+)\s*$", self.header_text(name), re.M):
-                found[m.group(1)] = int(m.group(2))
-        return found
-
-    def cdef_source(self) -> str:
-        """The headers as cffi declarations: no comments, no preprocessor lines."""
-        parts = []
-        for name in self.headers:
-            text = re.sub(r"/\*.*?\*/", "", self.header_text(name), flags=re.S)
-            text = re.sub(r"//[^\n]*", "", text)
-            parts.append("\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#")))
-        return "\n".join(parts)
-
-    def ffi(self) -> cffi.FFI:
-        if self._ffi is None:
-            f = cffi.FFI()
-            f.cdef(self.cdef_source())
-            self._ffi = f
-        return self._ffi
-
-    def function_types(self) -> dict[str, Any]:
-        """The cffi type of each API function, built from the declarations once.
-
-        ``CLibrary`` looks symbols up with these directly (``load_function``) rather
-        than through the attribute machinery of ``ffi.dlopen``, which builds a class
-        and an accessor table per library: a third of a millisecond in every fork child.
-        """
-        if self._types is None:
-            f = self.ffi()
-            with f._lock:  # cffi's own type cache; private, but this is the cffi module
-                self._types = {name: f._get_cached_btype(f._parser._declarations["function " + name][0])
-                               for name in self.functions}
-        return self._types
 
 
 API = Api(INCLUDE_DIR, HEADERS)  # the 2018 interface
@@ -127,14 +69,6 @@ def warm_up(api: Api = API) -> None:
             observer_ffi().typeof(ctype)
 
 
-def snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
-
-
-class LoadError(Exception):
-    """The library could not be loaded at all (dlopen failed)."""
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class CCard:
     """A card seen through the student's Card.h getters; ``ident`` is the pointer."""
@@ -144,23 +78,6 @@ class CCard:
     suit: int
     ident: int
     ptr: Any
-
-
-def load_symbols(path: str | Path, api: Api) -> tuple[Any, dict[str, Callable[..., Any]], list[str]]:
-    """Open a built library and look up every function of ``api``: (the library, the functions it
-    defines by name, the names it lacks).  Used by every game's library class."""
-    try:  # flags 0 = RTLD_NOW, as ffi.dlopen; and no find_library() fallback on failure
-        lib = api.ffi()._backend.load_library(str(path), 0)
-    except OSError as err:
-        raise LoadError(str(err)) from err
-    functions: dict[str, Callable[..., Any]] = {}
-    missing: list[str] = []
-    for name, btype in api.function_types().items():
-        try:
-            functions[name] = lib.load_function(btype, name)
-        except AttributeError:
-            missing.append(name)
-    return lib, functions, missing
 
 
 class CLibrary:
@@ -247,19 +164,15 @@ class CMove:
 @cache
 def observer_ffi() -> cffi.FFI:
     """The C observer's one entry point (``grader.games.fcd18s2.c_observer``)."""
-    f = cffi.FFI()
-    f.cdef("int fcd_play_packed(void *const *api, int32_t deck_n, const int32_t *deck, int32_t n_moves, "
-           "const int32_t *moves, const int32_t *depths, int32_t *call_slot, int32_t *packed, "
-           "int64_t packed_cap, int64_t *packed_len, int32_t *stopped, int destroy);")
-    return f
+    return declarations("int fcd_play_packed(void *const *api, int32_t deck_n, const int32_t *deck, int32_t n_moves, "
+                        "const int32_t *moves, const int32_t *depths, int32_t *call_slot, int32_t *packed, "
+                        "int64_t packed_cap, int64_t *packed_len, int32_t *stopped, int destroy);")
 
 
 @cache
 def observer_entry_type() -> Any:
     """Its cffi type, looked up as ``function_types`` does (no per-child ``dlopen`` class)."""
-    f = observer_ffi()
-    with f._lock:
-        return f._get_cached_btype(f._parser._declarations["function fcd_play_packed"][0])
+    return cached_function_type(observer_ffi(), "fcd_play_packed")
 
 
 def _int_method(cname: str, nargs: int) -> Callable[..., int]:

@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from grader.core.native import snake
 from grader.core.protocol import LOADING
-from grader.games.fcd18s2.loader import API_FUNCTIONS, snake
+from grader.games.fcd18s2.loader import API_FUNCTIONS
 from grader.games.fcd18s2.observations import DECK_COUNTS, OBSERVATIONS, ORDER
 from reference.cards import COLOR_LETTERS, Value, format_key
 from reference.moves import Action, PlayerMove

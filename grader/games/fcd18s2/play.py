@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable, Mapping
 
+from grader.core.native import Api, LoadError
 from grader.core.run_report import ERROR_TAG
 from grader.games.fcd18s2.focus import validity_field
-from grader.games.fcd18s2.loader import API, Api, CLibrary, LoadError, warm_up
+from grader.games.fcd18s2.loader import API, CLibrary, warm_up
 from grader.games.fcd18s2.observe import CALL_IDS, DESTROY_GAME, FIND_CARD, NEW_GAME, PLAY_MOVE, Observer
 from grader.games.fcd18s2.packed import OUTCOMES
 from reference.moves import MoveSpec, PlayerMove

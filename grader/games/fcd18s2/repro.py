@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from grader.core.native import c_string
 from grader.core.sandbox import DETERMINISTIC_MALLOC
-from grader.games.fcd18s2.c_emit import c_string, deck_arrays, move_declaration, names, prelude
+from grader.games.fcd18s2.c_emit import deck_arrays, move_declaration, names, prelude
 from grader.games.fcd18s2.focus import EVERYTHING, Focus
 from grader.games.fcd18s2.observations import ORDER, VALIDITY
 from grader.games.fcd18s2.observe import DECK_COUNT_PROBES, HAND_CAP, INT_PROBES

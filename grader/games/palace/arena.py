@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from grader.core.arena.players import Decision, Table
+from grader.core.arena.student import ask_player, build_player
 from grader.core.limits import Limits
 from grader.core.worker_client import WorkerClient
-from grader.games.fcd18s2.arena import ask_player, build_player
 from grader.games.palace.bots import BOTS
 from grader.games.palace.interface import INCLUDE_DIR
 from reference.palace import Action, Game, IllegalMoveError, NotationError, PlayerMove, Rank, Setup, standard_deck
@@ -127,7 +127,7 @@ class StudentPlayer:
             self.folder, self.work, headers=[INCLUDE_DIR / h for h in ("PalaceCard.h", "Palace.h", "player.h")],
             model=MODEL / "Palace.c", support=[MODEL / "PalaceCard.c"], guard=GUARD, renamed=RENAMED,
             prefix="palaceModel_")
-        self.client = (WorkerClient(library, "grader.games.palace.decide", ("reference", "grader.games.fcd18s2"))
+        self.client = (WorkerClient(library, "grader.games.palace.decide", ("reference",))
                        if library is not None else None)
 
     def decide(self, state: Game, legal: Sequence[str], table: Table) -> Decision:

@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from grader.games.fcd18s2.loader import LoadError, load_symbols, snake
+from grader.core.native import LoadError, load_symbols, snake
 from grader.games.palace.interface import API, PalaceApi
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1

@@ -1,4 +1,4 @@
-"""Palace's memory stage: Final Card-Down's (``grader.games.fcd18s2.memcheck``: one sanitized driver, every
+"""Palace's memory stage: the core's (``grader.core.memcheck``: one sanitized driver, every
 scenario replayed in a forked child, leaks and memory errors tied to the scenario and the call) with
 Palace's C: its ``Dialect``.
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from grader.games.fcd18s2.c_emit import c_string
-from grader.games.fcd18s2.memcheck import Dialect, Plan, run_memory_stage
+from grader.core.memcheck import Dialect, Plan, run_memory_stage
+from grader.core.native import c_string
 from reference.palace import Action, MoveSpec, Rank, Suit
 
 RULES = ("I11",)

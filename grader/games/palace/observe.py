@@ -40,7 +40,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Callable, Iterable
 
-from grader.games.fcd18s2.loader import snake
+from grader.core.native import snake
 from grader.games.palace.interface import API_FUNCTIONS
 from reference.palace import MAX_SET, TABLE_CARDS, Action, PlayerMove
 from reference.palace.cards import format_key

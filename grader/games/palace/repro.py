@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Sequence
 
-from grader.games.fcd18s2.c_emit import c_string
+from grader.core.native import c_string
 from grader.games.palace.scenarios import Expect, Malformed, Scenario, load_scenarios
 from grader.games.palace.session import COUNTS, SCALARS, after_words, ask_entry, entry_label, ref_text
 from reference.palace import Action, CardRef, MoveSpec, Phase, Rank, Suit

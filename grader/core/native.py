@@ -1,0 +1,117 @@
+"""What every C game needs to drive a student's library: the one module that touches cffi.
+
+The cffi declarations are read from the very headers students include, with
+comments and preprocessor lines stripped, so the two can never drift (``Api``).
+A built library is opened and every function of the API looked up at once
+(``load_symbols``): a library with missing functions still loads, and the tests
+that need them fail while the others run.  A game's own library class (its
+hand-wrapped calls, its card and move types) is built on these.
+
+Everything here runs inside the sandboxed worker, except ``c_string`` (for the C
+programs the trusted side writes): the trusted grader never loads a student library.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+import cffi
+
+
+def declarations(cdef: str) -> cffi.FFI:
+    """An FFI holding these C declarations (a game's header, or a generated entry point)."""
+    f = cffi.FFI()
+    f.cdef(cdef)
+    return f
+
+
+def cached_function_type(f: cffi.FFI, name: str) -> Any:
+    """The cffi type of the declared function ``name``, looked up directly: ``load_function`` with it skips
+    the class and accessor table ``ffi.dlopen`` builds per library (a third of a millisecond in every
+    fork child)."""
+    with f._lock:  # cffi's own type cache; private, but this is the cffi module
+        return f._get_cached_btype(f._parser._declarations["function " + name][0])
+
+
+class Api:
+    """One game's (or edition's) C interface, read from the headers students include: its declarations,
+    its functions in header order, the cffi type of each (built once per process)."""
+
+    def __init__(self, include_dir: Path, headers: tuple[str, ...]) -> None:
+        self.include_dir, self.headers = include_dir, headers
+        self._ffi: cffi.FFI | None = None
+        self._types: dict[str, Any] | None = None
+        self.functions = self._declared_functions()
+
+    def header_text(self, name: str) -> str:
+        return (self.include_dir / name).read_text()
+
+    def _declared_functions(self) -> tuple[str, ...]:
+        """The functions the API headers declare, in header order: the one list of the API."""
+        names: list[str] = []
+        for name in self.headers:
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", self.header_text(name), flags=re.S)
+            names += re.findall(r"^\s*\w+\s*\**\s*(\w+)\s*\([^;{]*\)\s*;", text, re.M)
+        return tuple(names)
+
+    def header_constants(self) -> dict[str, int]:
+        """``#define NAME <int>`` lines of the headers (NUM_PLAYERS, NOT_FINISHED, ...)."""
+        found: dict[str, int] = {}
+        for name in self.headers:
+            for m in re.finditer(r"^#define\s+(\w+)\s+(-?\d+)\s*$", self.header_text(name), re.M):
+                found[m.group(1)] = int(m.group(2))
+        return found
+
+    def cdef_source(self) -> str:
+        """The headers as cffi declarations: no comments, no preprocessor lines."""
+        parts = []
+        for name in self.headers:
+            text = re.sub(r"/\*.*?\*/", "", self.header_text(name), flags=re.S)
+            text = re.sub(r"//[^\n]*", "", text)
+            parts.append("\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#")))
+        return "\n".join(parts)
+
+    def ffi(self) -> cffi.FFI:
+        if self._ffi is None:
+            self._ffi = declarations(self.cdef_source())
+        return self._ffi
+
+    def function_types(self) -> dict[str, Any]:
+        """The cffi type of each API function, built from the declarations once (``cached_function_type``)."""
+        if self._types is None:
+            f = self.ffi()
+            self._types = {name: cached_function_type(f, name) for name in self.functions}
+        return self._types
+
+
+def snake(name: str) -> str:
+    """A C function's name as the Python method that wraps it: ``handCardCount`` -> ``hand_card_count``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class LoadError(Exception):
+    """The library could not be loaded at all (dlopen failed)."""
+
+
+def load_symbols(path: str | Path, api: Api) -> tuple[Any, dict[str, Callable[..., Any]], list[str]]:
+    """Open a built library and look up every function of ``api``: (the library, the functions it
+    defines by name, the names it lacks).  Used by every game's library class."""
+    try:  # flags 0 = RTLD_NOW, as ffi.dlopen; and no find_library() fallback on failure
+        lib = api.ffi()._backend.load_library(str(path), 0)
+    except OSError as err:
+        raise LoadError(str(err)) from err
+    functions: dict[str, Callable[..., Any]] = {}
+    missing: list[str] = []
+    for name, btype in api.function_types().items():
+        try:
+            functions[name] = lib.load_function(btype, name)
+        except AttributeError:
+            missing.append(name)
+    return lib, functions, missing
+
+
+def c_string(text: str) -> str:
+    """A C string literal of ``text`` (one line), for the C programs the grader writes (repros, drivers)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
