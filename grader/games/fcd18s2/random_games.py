@@ -82,19 +82,23 @@ def _cost(result: TestResult, game: RandomGame) -> tuple[int, int]:
 def generated_games(family: Family, count: int, profile: str = "grading",
                     edition: Edition = FCD18) -> list[RandomGame]:
     """The ``count`` games Hypothesis generates for ``family``, in order.  Under the grading profile they
-    are the same for every submission, so they are made once per version (``grader.core.cache``)."""
-    def generate() -> list[RandomGame]:
-        from grader.games.fcd18s2.random_generation import generate  # noqa: PLC0415 - Hypothesis, when needed
+    are the same for every submission, so they are made once per version (``grader.core.cache``), by a
+    fresh interpreter (``random_generation.in_fresh_process``: the same games whatever ran before)."""
+    def decode(data: list[list[Any]]) -> list[RandomGame]:
+        return [RandomGame(Deck.parse(d), tuple(edition.parse_move(m) for m in ms)) for d, ms in data]
 
-        return generate(family, count, profile, edition)
+    def make() -> list[RandomGame]:
+        from grader.games.fcd18s2 import random_generation  # noqa: PLC0415 - Hypothesis, when needed
+
+        if profile != "grading":
+            return random_generation.generate(family, count, profile, edition)
+        return decode(random_generation.in_fresh_process(family, count, edition))  # the same on any machine
 
     if profile != "grading":
-        return generate()
+        return make()
     key = key_of(trace_version(edition), edition.name, version("hypothesis"), family.name, count, profile)
-    return cached("random_games", key, generate,
-                  lambda gs: [[str(g.deck), [str(m) for m in g.moves]] for g in gs],
-                  lambda data: [RandomGame(Deck.parse(d), tuple(edition.parse_move(m) for m in ms))
-                                for d, ms in data])
+    return cached("random_games", key, make, lambda gs: [[str(g.deck), [str(m) for m in g.moves]] for g in gs],
+                  decode)
 
 
 def run_random_games(session: Any, total: int, profile: str = "grading",

@@ -5,11 +5,24 @@ A and D come up often; small decks lean on the special values so recycling and
 the no-winner end come up too.  Profiles: ``grading`` is derandomized with no
 example database, so it makes the same games every time; ``explore`` makes
 fresh ones, for the team.
+
+Hypothesis's derandomized generation is not a function of its arguments alone:
+the same call made in a process that has already graded a submission made other
+full-deck games than in a fresh interpreter.  So the grading profile's games are
+made in a fresh interpreter (``python -m grader.games.fcd18s2.random_generation
+FAMILY COUNT EDITION``, ``in_fresh_process``): the same games on every machine,
+whatever ran before, and so the same marks.
 """
 
 from __future__ import annotations
 
+import importlib
+import json
+import os
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, find, settings
@@ -91,3 +104,36 @@ def generate(family: Family, count: int, profile: str = "grading", edition: Edit
     except NoSuchExample:
         pass
     return found
+
+
+def in_fresh_process(family: Family, count: int, edition: Edition = FCD18) -> list[list[Any]]:
+    """The grading profile's games of ``family``, made by a fresh interpreter (see above), as
+    ``[deck, [move, ...]]`` in the notation."""
+    root = str(Path(__file__).resolve().parents[3])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([sys.executable, "-m", "grader.games.fcd18s2.random_generation", family.name, str(count),
+                           edition.name], capture_output=True, text=True, env=env, timeout=1800, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"making the random games of {family.name} failed: {done.stderr[-2000:]}")
+    games: list[list[Any]] = json.loads(done.stdout)
+    return games
+
+
+def _edition(name: str) -> Edition:
+    """The edition of that name, from its game package's ``edition`` module."""
+    module = importlib.import_module(f"grader.games.{name}.edition")
+    return next(v for v in vars(module).values() if isinstance(v, Edition) and v.name == name)
+
+
+def main(argv: list[str]) -> int:
+    from grader.games.fcd18s2.random_games import FAMILIES  # noqa: PLC0415
+
+    family_name, count, edition_name = argv
+    family = next(f for f in FAMILIES if f.name == family_name)
+    found = generate(family, int(count), "grading", _edition(edition_name))
+    print(json.dumps([[str(g.deck), [str(m) for m in g.moves]] for g in found]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
