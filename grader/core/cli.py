@@ -57,11 +57,12 @@ def _single_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", nargs="+", metavar="TEST", default=None,
                    help="run just these tests, to re-check one fix: a group (skip), a test (skip/a_skips_player_1), "
                         "random or memory; the mark shown is partial")
-    _game_option(p)
+    game_option(p)
     return p
 
 
-def _game_option(p: argparse.ArgumentParser) -> None:
+def game_option(p: argparse.ArgumentParser) -> None:
+    """``--game`` / ``--edition``: the one way every fcd-grade command names a game (the subcommands too)."""
     which = p.add_mutually_exclusive_group()
     which.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME,
                        help="the game (and edition) the submission implements (default: %(default)s)")
@@ -91,7 +92,7 @@ def _batch_parser() -> argparse.ArgumentParser:
                             "and this grader (docs/staff-guide.md)")
     where.add_argument("--local-cluster", action="store_true",
                        help="grade on a Dask LocalCluster of --jobs workers on this machine (with the Dask dashboard)")
-    _game_option(p)
+    game_option(p)
     return p
 
 

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.core.cli import ExitCode, _game_option
+from grader.core.cli import ExitCode, game_option
 from grader.core.config import ConfigError, MarkingConfig, read_toml
 from grader.games import get as get_game
 
@@ -32,12 +32,12 @@ def _parser() -> argparse.ArgumentParser:
                            description="Validate FILE merged over the game's default; print what each part is "
                                        "out of. Exit 0 when valid (warnings on stderr), 2 when not.")
     check.add_argument("file", type=Path, help="the course's marking configuration (TOML)")
-    _game_option(check)
+    game_option(check)
     show = sub.add_parser("show", help="print the effective (merged) marking configuration as TOML",
                           description="Print the configuration a grading would use: the game's default with "
                                       "--config's values over it, as TOML, with the totals as comments.")
     show.add_argument("--config", type=Path, default=None, help="a course's marking configuration (TOML)")
-    _game_option(show)
+    game_option(show)
     return p
 
 

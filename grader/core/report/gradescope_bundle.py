@@ -197,7 +197,7 @@ marking.toml    the marking configuration (when one was given)
 
 
 def _parser() -> argparse.ArgumentParser:
-    from grader.core.cli import _game_option  # noqa: PLC0415 - the same --game / --edition as fcd-grade
+    from grader.core.cli import game_option  # noqa: PLC0415 - the same --game / --edition as fcd-grade
 
     p = argparse.ArgumentParser(
         prog="fcd-grade gradescope-bundle",
@@ -210,7 +210,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="random games per submission (default: from the configuration; 0 to skip)")
     p.add_argument("--no-memory", action="store_true", help="leave out the memory stage (sanitizers / valgrind)")
     p.add_argument("--no-tests", action="store_true", help="do not grade the students' own tests (testGame.c)")
-    _game_option(p)
+    game_option(p)
     return p
 
 
