@@ -37,12 +37,16 @@ sys.path.insert(0, str(ROOT))
 
 from grader.core import protocol  # noqa: E402
 from grader.core.sandbox import detect_mode, worker_search_path  # noqa: E402
-from grader.games.fcd18s2.loader import CLibrary  # noqa: E402
+from grader.games.fcd.loader import CLibrary  # noqa: E402
+from grader.games.fcd.play import resolve  # noqa: E402
+from grader.games.fcd.reference_trace import reference_trace  # noqa: E402
+from grader.games.fcd.session import play  # noqa: E402
+from grader.games.fcd18s2.edition import FCD18  # noqa: E402
+from grader.games.fcd18s2.interface import API  # noqa: E402
 from grader.games.fcd18s2.observe import Observer  # noqa: E402
-from grader.games.fcd18s2.play import _resolve  # noqa: E402
-from grader.games.fcd18s2.reference_trace import reference_trace  # noqa: E402
+from grader.games.fcd18s2.play import JOB  # noqa: E402
 from grader.games.fcd18s2.scenarios import load_scenarios  # noqa: E402
-from grader.games.fcd18s2.session import FcdSession, play  # noqa: E402
+from grader.games.fcd18s2.session import Fcd18Session as FcdSession  # noqa: E402
 
 
 def per_scenario(run: Callable[[], None], count: int) -> float:
@@ -87,11 +91,13 @@ def main() -> int:
         client = session.client
         first = [list(k) for k in scenarios[0].deck.keys]
         play(client, first, [], depths=[(1, 1)], limits=session.limits)  # start the worker first
-        games = [([list(k) for k in s.deck.keys], [str(m) for m in s.moves]) for s in scenarios]
+        games = [([list(k) for k in s.deck.keys], [str(m) for m in s.moves],
+                  [st.depths for st in reference_trace(s.deck, s.moves, edition=FCD18)]) for s in scenarios]
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(("reference",)),
                "PYTHONDONTWRITEBYTECODE": "1"}
-        requests = [protocol.encode({"lib": str(library), "deck": deck, "moves": moves}) for deck, moves in games]
-        lib = CLibrary(library)
+        requests = [protocol.encode({"lib": str(library), "deck": deck, "moves": moves, "depths": d})
+                    for deck, moves, d in games]
+        lib = CLibrary(library, API)
 
         def forked() -> None:
             for deck, moves, d in games:
@@ -134,15 +140,15 @@ def main() -> int:
     return 0
 
 
-def replay(lib: CLibrary, s) -> None:  # noqa: ANN001 - a grader.games.fcd18s2.scenarios.Scenario
+def replay(lib: CLibrary, s) -> None:  # noqa: ANN001 - a grader.games.fcd.scenarios.Scenario
     """What the worker's child does for one scenario, in this process."""
-    depths = [st.depths for st in reference_trace(s.deck, s.moves)]
+    depths = [st.depths for st in reference_trace(s.deck, s.moves, edition=FCD18)]
     game = lib.new_game(*zip(*s.deck.keys))
     observer = Observer(game, len(s.deck))
     first = observer.observe(depths[0])
     first.update(observer.deck_counts())
     for i, m in enumerate(s.moves):
-        game.play_move(_resolve(game, m, len(s.deck) + 1))
+        game.play_move(resolve(game, m, len(s.deck) + 1, JOB))
         observer.observe(depths[i + 1])
     game.destroy_game()
 

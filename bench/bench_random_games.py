@@ -25,9 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
-from grader.games.fcd18s2.random_games import FAMILIES  # noqa: E402
-from grader.games.fcd18s2.random_generation import games  # noqa: E402
-from grader.games.fcd18s2.session import FcdSession  # noqa: E402
+from grader.games.fcd.random_games import FAMILIES  # noqa: E402
+from grader.games.fcd.random_generation import games  # noqa: E402
+from grader.games.fcd18s2.edition import FCD18  # noqa: E402
+from grader.games.fcd18s2.session import Fcd18Session as FcdSession  # noqa: E402
 
 MID = next(f for f in FAMILIES if f.name == "mid_decks")
 
@@ -37,7 +38,7 @@ def sample(n: int, seed: int) -> list:
 
     @settings(max_examples=n, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
-    @given(games(MID))
+    @given(games(MID, FCD18))
     def collect(game) -> None:  # noqa: ANN001
         found.append(game)
 
@@ -70,15 +71,16 @@ def native_in_process(games: list) -> float:  # noqa: ANN001
     import mmap  # noqa: PLC0415
 
     from grader.core.build import build  # noqa: PLC0415
+    from grader.games.fcd.loader import CLibrary  # noqa: PLC0415
+    from grader.games.fcd.play import PACKED_CAPACITY, move_ints  # noqa: PLC0415
+    from grader.games.fcd.reference_trace import cached_packed_trace  # noqa: PLC0415
     from grader.games.fcd18s2 import GAME, c_observer  # noqa: PLC0415
-    from grader.games.fcd18s2.loader import CLibrary  # noqa: PLC0415
-    from grader.games.fcd18s2.play import PACKED_CAPACITY, move_ints  # noqa: PLC0415
-    from grader.games.fcd18s2.reference_trace import cached_packed_trace  # noqa: PLC0415
+    from grader.games.fcd18s2.interface import API  # noqa: PLC0415
 
     built = build(ROOT / "fixtures" / "submissions" / "model", GAME)
-    lib, observer, slot = CLibrary(built.library), str(c_observer.library()), mmap.mmap(-1, 4096)
+    lib, observer, slot = CLibrary(built.library, API), str(c_observer.library()), mmap.mmap(-1, 4096)
     args = [([list(k) for k in g.deck.keys], [move_ints(m) for m in g.moves],
-             [list(d) for d in cached_packed_trace(g.deck, g.moves).depths]) for g in games]
+             [list(d) for d in cached_packed_trace(g.deck, g.moves, FCD18).depths]) for g in games]
     start = time.perf_counter()
     for deck, moves, depths in args:
         lib.play_packed(observer, deck, moves, depths, memoryview(slot)[:20], PACKED_CAPACITY, True)

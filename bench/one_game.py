@@ -11,15 +11,17 @@ from __future__ import annotations
 import os
 
 from grader.core import protocol
-from grader.games.fcd18s2.loader import CLibrary
+from grader.games.fcd.loader import CLibrary
+from grader.games.fcd.play import resolve
+from grader.games.fcd18s2.interface import API
 from grader.games.fcd18s2.observe import Observer
-from grader.games.fcd18s2.play import _resolve
+from grader.games.fcd18s2.play import JOB
 from reference.moves import MoveSpec
 
 
 def main() -> int:
     request = protocol.read_frame(0)
-    lib = CLibrary(request["lib"])
+    lib = CLibrary(request["lib"], API)
     deck, moves, depths = request["deck"], request["moves"], request["depths"]
     game = lib.new_game(*zip(*deck))
     observer = Observer(game, len(deck))
@@ -27,7 +29,7 @@ def main() -> int:
     first.update(observer.deck_counts())
     out = [protocol.encode(first)]
     for i, token in enumerate(moves):
-        game.play_move(_resolve(game, MoveSpec.parse(token), len(deck) + 1))
+        game.play_move(resolve(game, MoveSpec.parse(token), len(deck) + 1, JOB))
         out.append(protocol.encode(observer.observe(tuple(depths[i + 1]))))
     game.destroy_game()
     os.write(1, b"".join(out))

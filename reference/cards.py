@@ -81,7 +81,7 @@ class Card:
 
     @classmethod
     def parse(cls, token: str) -> Card:
-        return cls(*parse_key(token))  # type: ignore[arg-type]
+        return cls(*parse_key(token))
 
     def __str__(self) -> str:
         return format_key(self.key)
@@ -99,7 +99,7 @@ def parse_key(token: str) -> tuple[Value, Color, Suit]:
     t = token.strip().upper()
     if len(t) != 3:
         raise NotationError(f"card {token!r}: expected 3 characters, value colour suit, like 2RH")
-    v, c, s = t
+    v, c, s = t[0], t[1], t[2]
     if v not in VALUE_DIGITS:
         raise NotationError(f"card {token!r}: value must be a hex digit 0-F")
     if c not in COLOR_LETTERS:

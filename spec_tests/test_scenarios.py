@@ -13,10 +13,11 @@ def _reference_problems(game_name: str, scenario: Any) -> list[str]:
         from grader.games.palace.scenarios import check_on_reference  # noqa: PLC0415
 
         return check_on_reference(scenario)
-    from grader.games.fcd18s2.reference_trace import reference_trace  # noqa: PLC0415
+    from grader.games.fcd.reference_trace import reference_trace  # noqa: PLC0415
+    from grader.games.fcd18s2.edition import FCD18  # noqa: PLC0415
     from grader.games.fcd18s2.scenarios import check_expectation  # noqa: PLC0415
 
-    trace = reference_trace(scenario.deck, scenario.moves, full_piles=True)
+    trace = reference_trace(scenario.deck, scenario.moves, edition=FCD18, full_piles=True)
     return [f"after move {e.after}: {what}: expected {exp!r}, reference gave {got!r}"
             for e in scenario.expectations for what, exp, got in check_expectation(e.values, trace[e.after].obs)]
 

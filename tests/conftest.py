@@ -15,7 +15,7 @@ MODEL = SUBMISSIONS / "model"
 @pytest.fixture(scope="session")
 def model_session():
     """The model submission, built once and served by one worker for the whole run."""
-    from grader.games.fcd18s2.session import FcdSession
+    from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 
     with FcdSession.open(MODEL) as session:
         assert session.build.ok, session.build.output

@@ -29,7 +29,7 @@ from grader.core.config import MarkingConfig
 from grader.core.grade import grade
 from grader.core.native import Api
 from grader.core.results import Verdict
-from grader.games.fcd18s2.loader import INCLUDE_DIR
+from grader.games.fcd18s2.interface import INCLUDE_DIR
 from grader.games.fcd18s2.scenarios import load_scenarios
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "submissions"

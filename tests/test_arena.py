@@ -27,7 +27,7 @@ from reference import Deck, Game, MoveSpec
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ROOT / "fixtures" / "players"
 GAME = get("fcd18s2")
-ARENA = GAME.arena()
+ARENA = GAME.arena_game()
 CONFIG = MarkingConfig.load(game=GAME)
 SETTINGS = Settings(int(CONFIG.players["max_moves"]), CONFIG.player_limits.as_dict(), "allowed")
 

@@ -52,7 +52,7 @@ FAULT_CLI = '''
 """fcd-grade, with the comparison of one scenario (argv[1]) broken: a fault of the grader's own."""
 import sys
 
-from grader.games.fcd18s2 import session
+from grader.games.fcd import session
 
 target = sys.argv[1]
 current = {"id": None}

@@ -20,12 +20,15 @@ from pathlib import Path
 import pytest
 
 from grader.core.results import Verdict
-from grader.games.fcd18s2.packed import OUTCOMES, pack_step, pack_trace
-from grader.games.fcd18s2.play import Event
-from grader.games.fcd18s2.random_games import FAMILIES, generated_games
-from grader.games.fcd18s2.reference_trace import cached_packed_trace
+from grader.games.fcd.packed import OUTCOMES, pack_step, pack_trace
+from grader.games.fcd.play import Event
+from grader.games.fcd.random_games import FAMILIES, generated_games
+from grader.games.fcd.reference_trace import cached_packed_trace
+from grader.games.fcd.session import DIFFERENT, EQUAL, judge_run, play
+from grader.games.fcd18s2.edition import FCD18
+from grader.games.fcd18s2.observations import TABLE
 from grader.games.fcd18s2.scenarios import load_scenarios
-from grader.games.fcd18s2.session import DIFFERENT, EQUAL, FcdSession, judge_run, play
+from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "submissions"
 sys.path.insert(0, str(SUBMISSIONS))
@@ -34,7 +37,7 @@ from mutants import MUTANTS, READINGS  # noqa: E402
 # Games that reach what the rules make rare: declared colours, runs of 2s, skips, recycling, the end.
 SCENARIOS = load_scenarios()
 GAMES = ([(s.deck, s.moves) for s in SCENARIOS][::4]  # every group, a quarter of its scenarios
-         + [(g.deck, g.moves) for f in FAMILIES for g in generated_games(f, 4)])
+         + [(g.deck, g.moves) for f in FAMILIES for g in generated_games(f, 4, FCD18)])
 SHORT = {"cpu": 1, "wall": 2.0, "stall": 0.2}
 # Card identities are pointers: a submission that frees cards during play and allocates new ones may get a
 # freed card's address back on one path and not on the other (Python allocates in between).  For those,
@@ -44,7 +47,7 @@ REUSES_FREED_CARDS = {"mutants/cards_copied_on_draw"}
 
 def both_ways(session: FcdSession, deck, moves):  # noqa: ANN001, ANN201
     """The same game on the submission through the Python observer, then through the C observer."""
-    depths = cached_packed_trace(deck, moves).depths
+    depths = cached_packed_trace(deck, moves, FCD18).depths
     args = ([list(k) for k in deck.keys], [str(m) for m in moves])
     slow = play(session.client, *args, depths=depths, limits=session.limits)
     fast = play(session.client, *args, depths=depths, limits=session.limits, observer=session.observer)
@@ -74,9 +77,9 @@ def check_game(session: FcdSession, deck, moves, name: str = "") -> None:  # noq
     [frame] = fast.events
     assert frame["t"] == Event.PACKED.value
     assert (frame["outcome"], frame["at"]) == expected_ending(slow)
-    packed, expected = base64.b64decode(frame["data"]), pack_trace(slow.steps)
+    packed, expected = base64.b64decode(frame["data"]), pack_trace(slow.steps, TABLE)
     if name in REUSES_FREED_CARDS:
-        reference = cached_packed_trace(deck, moves).data
+        reference = cached_packed_trace(deck, moves, FCD18).data
         assert (packed == reference) == (expected == reference)
     else:
         assert packed == expected, f"{deck} {moves}"
@@ -104,11 +107,11 @@ def test_crashes_and_hangs_are_pinned_on_the_same_call(name: str) -> None:
 
 def test_packed_form_is_self_delimiting() -> None:
     """Equal arrays only from equal observations: moving a card from one list to the next changes them."""
-    step = cached_packed_trace(*GAMES[0])
+    step = cached_packed_trace(*GAMES[0], FCD18)
     assert step.data  # the reference's steps pack
     obs = {"hand": [[1, 0, 0, 1]], "hands": [[], [[2, 0, 0, 2]], [], []]}
     moved = {"hand": [], "hands": [[[1, 0, 0, 1]], [[2, 0, 0, 2]], [], []]}
-    assert pack_step(obs) != pack_step(moved)
+    assert pack_step(obs, TABLE) != pack_step(moved, TABLE)
     assert OUTCOMES[0] == "done"
 
 

@@ -15,8 +15,9 @@ import pytest
 from grader.core import results
 from grader.core.grade import grade
 from grader.core.results import Verdict
-from grader.games.fcd18s2.deal_map import DISTINCT, places, probe_deck, rearranged, rearrangement
-from grader.games.fcd18s2.reference_trace import reference_trace
+from grader.games.fcd.deal_map import DISTINCT, places, probe_deck, rearranged, rearrangement
+from grader.games.fcd.reference_trace import reference_trace
+from grader.games.fcd18s2.edition import FCD18
 from grader.games.fcd18s2.scenarios import load_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +43,7 @@ def test_the_probe_deck_is_distinct_and_starts_plainly() -> None:
 
 def test_a_block_deal_is_undone_by_the_rearranged_deck_R2() -> None:
     size = 40
-    ref = reference_trace(probe_deck(size), [])[0].obs
+    ref = reference_trace(probe_deck(size), [], edition=FCD18)[0].obs
     want, got = places(ref, size), places(_block_dealt(ref, size), size)
     order = rearrangement(want, got, size)
     assert order is not None
@@ -58,7 +59,7 @@ def test_a_block_deal_is_undone_by_the_rearranged_deck_R2() -> None:
 
 def test_the_rules_deal_needs_no_rearranging_and_an_unmatched_deal_gets_none() -> None:
     size = 36
-    ref = reference_trace(probe_deck(size), [])[0].obs
+    ref = reference_trace(probe_deck(size), [], edition=FCD18)[0].obs
     assert rearrangement(places(ref, size), places(ref, size), size) is None
     short = copy.deepcopy(ref)
     short["hands"][0] = short["hands"][0][:6]  # a card dealt nowhere
@@ -128,12 +129,12 @@ def test_a_test_not_shown_earns_the_share_it_saw_and_the_rest_is_counted_as_not_
 
 
 def _random_stage(mutant: str, total: int, charged: dict[str, str]) -> tuple[dict, list]:
-    from grader.games.fcd18s2.random_games import FAMILIES, generated_games, run_random_games  # noqa: PLC0415
-    from grader.games.fcd18s2.session import FcdSession  # noqa: PLC0415
+    from grader.games.fcd.random_games import FAMILIES, generated_games, run_random_games  # noqa: PLC0415
+    from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 
     with FcdSession.open(MUTANTS / mutant) as session:
         tests = run_random_games(session, total, charged=charged)
-    games = [g for f in FAMILIES for g in generated_games(f, max(1, total // len(FAMILIES)))]
+    games = [g for f in FAMILIES for g in generated_games(f, max(1, total // len(FAMILIES)), FCD18)]
     return _by_id(tests), games
 
 

@@ -15,11 +15,13 @@ import pytest
 from grader.core.cli import main as fcd_grade
 from grader.core.memcheck import HANGS_BEFORE_GIVING_UP, MEMORY_CAP_MB, SHORT_RUN_SECONDS, Plan
 from grader.core.results import Verdict
-from grader.games.fcd18s2.focus import focus_of
+from grader.games.fcd.focus import focus_of
+from grader.games.fcd.repro import c_program
 from grader.games.fcd18s2.memcheck import run_memory_stage
-from grader.games.fcd18s2.repro import c_program
+from grader.games.fcd18s2.observations import TABLE
+from grader.games.fcd18s2.repro import FCD18_REPRO
 from grader.games.fcd18s2.scenarios import load_scenarios
-from grader.games.fcd18s2.session import FcdSession
+from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "fixtures" / "submissions"
@@ -80,8 +82,9 @@ def test_the_repro_program_crashes_in_the_same_call(case: str, model_copy: Path,
         (work / name).write_text((folder / name).read_text())
     for header in ("Game.h", "Card.h"):
         (work / header).write_text((ROOT / "grader" / "games" / "fcd18s2" / "include" / header).read_text())
-    (work / "repro.c").write_text(c_program(s.id, s.says, s.rules, s.deck, s.moves, focus=focus_of(s.rules),
-                                            skipped=result.skipped_probes, fails_on=result.failed_on))
+    (work / "repro.c").write_text(c_program(s.id, s.says, s.rules, s.deck, s.moves, focus=focus_of(s.rules, TABLE),
+                                            skipped=result.skipped_probes, fails_on=result.failed_on,
+                                            dialect=FCD18_REPRO))
     subprocess.run(["gcc", "-std=gnu11", "-g", "-I.", "-o", "repro", "repro.c", "Game.c", "Card.c"], cwd=work,
                    check=True, capture_output=True)
     run = subprocess.run(["./repro"], cwd=work, capture_output=True, text=True, timeout=30, check=False)
@@ -90,7 +93,7 @@ def test_the_repro_program_crashes_in_the_same_call(case: str, model_copy: Path,
 
 
 def test_a_grader_fault_is_an_error_with_exit_code_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import grader.games.fcd18s2.session
+    import grader.games.fcd.session
 
     def broken(real):  # noqa: ANN001, ANN202 - the grader's expected traces, wrong for games of 3 moves
         def trace(deck, moves, *args):  # noqa: ANN001, ANN202
@@ -100,7 +103,7 @@ def test_a_grader_fault_is_an_error_with_exit_code_2(monkeypatch: pytest.MonkeyP
         return trace
 
     for name in ("cached_reference_trace", "cached_packed_trace"):  # the full comparison's and the C observer's
-        monkeypatch.setattr(grader.games.fcd18s2.session, name, broken(getattr(grader.games.fcd18s2.session, name)))
+        monkeypatch.setattr(grader.games.fcd.session, name, broken(getattr(grader.games.fcd.session, name)))
     out = tmp_path / "report"
     code = fcd_grade([str(SUBMISSIONS / "model"), "--out", str(out), "--random-games", "0", "--no-memory",
                       "--quiet"])

@@ -19,12 +19,12 @@ import pytest
 from grader.core.config import MarkingConfig
 from grader.core.results import Verdict
 from grader.games import get
+from grader.games.fcd.focus import focus_of
+from grader.games.fcd.reference_trace import reference_trace
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.observations import TABLE
 from grader.games.fcd17s2.scenarios import check_expectation, load_scenarios
 from grader.games.fcd17s2.session import Fcd17Session
-from grader.games.fcd18s2.focus import focus_of
-from grader.games.fcd18s2.reference_trace import reference_trace
 from reference.fcd17s2 import STRICT_IDS
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "fcd17s2" / "submissions"

@@ -197,7 +197,7 @@ def test_only_runs_the_tests_named_says_the_mark_is_partial_and_is_never_stored(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from grader.core.batch.store import ResultKey, ResultStore  # noqa: PLC0415
     from grader.core.results import result_from_json  # noqa: PLC0415
-    from grader.games.fcd18s2.scenarios import load_scenarios  # noqa: PLC0415
+    from grader.games.fcd18s2.scenarios import load_scenarios
 
     folder = _model(tmp_path / "s")
     out = tmp_path / "report"

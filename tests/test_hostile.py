@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from grader.core.sandbox import detect_mode
-from grader.games.fcd18s2.scenarios import deal_to_deck
-from grader.games.fcd18s2.session import FcdSession
+from grader.games.fcd.scenarios import deal_to_deck
+from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 from reference import parse_moves
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "submissions"))

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from grader.core.sandbox import detect_mode
+from grader.games.fcd.scenarios import deal_to_deck
 from grader.games.fcd17s2.session import Fcd17Session
-from grader.games.fcd18s2.scenarios import deal_to_deck
 from reference.fcd17s2 import parse_moves
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -1,7 +1,7 @@
 """The judge cannot be crashed by a student's values (issue 31, item 5): property-based tests.
 
 Everything a worker sends back after the library is loaded is the student's: the observations
-(``grader.games.fcd18s2.observe`` writes them: ints, cards as ``[value, colour, suit, id]``, NULL
+(``grader.games.fcd.observe`` writes them: ints, cards as ``[value, colour, suit, id]``, NULL
 as ``None``, the words ``missing`` / ``skipped``) and the other frames of a game.  Starting from the
 reference's own trace of a shipped scenario (``cached_reference_trace``), Hypothesis changes the
 "got" side -- values of the right shape (empty and huge hands, NULL cards, negative and huge
@@ -44,18 +44,19 @@ from grader.core.report.junit import junit_string
 from grader.core.report.write import write_reports
 from grader.core.results import GroupMarks, SubmissionResult, Verdict
 from grader.core.results import TestResult as Result  # (a Test* name would be collected)
+from grader.games.fcd import compare as comparison
+from grader.games.fcd.compare import Divergence
+from grader.games.fcd.explain import explain
+from grader.games.fcd.focus import Focus, everything, focus_of
+from grader.games.fcd.observe import MISSING, SKIPPED
+from grader.games.fcd.reference_trace import cached_reference_trace
+from grader.games.fcd.schema import schemas, valid_observation
+from grader.games.fcd.session import _probe_of as probe_of
+from grader.games.fcd.session import _where as session_where
 from grader.games.fcd18s2 import GAME
-from grader.games.fcd18s2 import compare as comparison
-from grader.games.fcd18s2.compare import Divergence
-from grader.games.fcd18s2.explain import explain
-from grader.games.fcd18s2.focus import Focus, everything, focus_of
+from grader.games.fcd18s2.edition import FCD18
 from grader.games.fcd18s2.observations import TABLE
-from grader.games.fcd18s2.observe import MISSING, SKIPPED
-from grader.games.fcd18s2.reference_trace import cached_reference_trace
 from grader.games.fcd18s2.scenarios import load_scenarios
-from grader.games.fcd18s2.schema import FIRST_STEP, valid_observation
-from grader.games.fcd18s2.session import _probe_of as probe_of
-from grader.games.fcd18s2.session import _where as session_where
 from grader.games.fcd18s2.session import default_owners
 
 # A failing example makes Hypothesis's pytest plugin import its patch writer (libcst), whose import warns
@@ -78,7 +79,7 @@ SHAPE = {o.name: o.shape for o in TABLE.observations}
 @functools.cache
 def trace(index: int) -> list[Any]:
     s = SCENARIOS[index]
-    return cached_reference_trace(s.deck, s.moves)
+    return cached_reference_trace(s.deck, s.moves, frozenset(), FCD18)
 
 
 def _frozen(steps: list[Any]) -> str:
@@ -221,7 +222,7 @@ def games(draw: st.DrawFn, schema_valid: bool) -> tuple[int, list[Any], list[dic
     for k in draw(st.lists(at, min_size=1, max_size=3, unique=True)):
         got[k] = draw(mutated_step(steps, k, schema_valid))
     if schema_valid:
-        assume(all(not isinstance(o, dict) or valid_observation(o, first=k == 0) is None or o == steps[k].obs
+        assume(all(not isinstance(o, dict) or valid_observation(o, TABLE, first=k == 0) is None or o == steps[k].obs
                    for k, o in enumerate(got)))
     cut = draw(st.one_of(st.just(len(got)), st.integers(0, len(got))))
     got = got[:cut] + draw(st.lists(st.just(copy.deepcopy(steps[-1].obs)), max_size=2))
@@ -257,7 +258,7 @@ def judged(index: int, got: list[Any], events: list[dict[str, Any]], whole: bool
     before = _frozen(steps)
     REFERENCE_OBS.clear()
     REFERENCE_OBS.update(id(step.obs) for step in steps)
-    focus = spy(everything() if whole else focus_of(s.rules))
+    focus = spy(everything(TABLE) if whole else focus_of(s.rules, TABLE))
     cmp = comparison.compare(s.moves, steps, got, events, focus=focus, owners=default_owners(), table=TABLE)
     assert _frozen(steps) == before, "the comparison changed the reference's trace"
     assert all(isinstance(n, str) for n in cmp.notes)
@@ -266,7 +267,7 @@ def judged(index: int, got: list[Any], events: list[dict[str, Any]], whole: bool
     if not cmp.passed:
         says = "" if whole else s.says
         result.verdict = Verdict.WRONG
-        result.message = explain(says, s.rules, s.deck, s.moves, cmp)
+        result.message = explain(says, s.rules, s.deck, s.moves, cmp, FCD18)
         assert isinstance(result.message, str) and result.message
         d = cmp.divergence
         result.failed_after = d.step if d else cmp.compared_steps
@@ -319,7 +320,7 @@ def test_a_value_the_schema_refuses_is_a_readable_difference(game: Any) -> None:
     result = judged(index, got, events)
     first = next((k for k, o in enumerate(got[:len(steps)]) if o != steps[k].obs), None)
     stops = [e["i"] for e in events if e["t"] in ("refused", "no_card")]
-    if first is not None and valid_observation(got[first], first=first == 0) is not None \
+    if first is not None and valid_observation(got[first], TABLE, first=first == 0) is not None \
             and not any(i < first for i in stops):
         # the first step that differs is one the schema refuses: that is the difference, in words
         assert result.verdict is Verdict.WRONG and result.failed_after == first
@@ -354,7 +355,7 @@ def test_a_difference_in_words_takes_any_value_of_its_shape(data: st.DataObject)
     name = data.draw(st.sampled_from([n for n in NAMES if n in steps[k].obs]))
     got = data.draw(shaped(name, steps).filter(lambda v: not _absent(v)))
     label = data.draw(st.one_of(st.just(""), st.sampled_from(["0", "3", "5RH", "DRH/B"]), st.text(max_size=5)))
-    d = Divergence(k, name, steps[k].obs[name], got, label, change=data.draw(st.booleans()))
+    d = Divergence(k, name, steps[k].obs[name], got, label, change=data.draw(st.booleans()), table=TABLE)
     assert isinstance(d.describe(), str)
     json.dumps(d.row(), allow_nan=False)
 
@@ -416,12 +417,12 @@ def test_the_report_writers_take_such_results_in_memory(game: Any) -> None:
 
 def test_the_schema_names_what_is_wrong_whatever_the_keys() -> None:
     """A step with keys of any kind (JSON gives strings, but the check must not depend on it)."""
-    obs = dict.fromkeys(FIRST_STEP, 0)
+    obs = dict.fromkeys(schemas(TABLE)[0], 0)
     obs[1] = "x"
     obs[None] = 2
-    assert "fields differ" in valid_observation(obs, first=True)
-    assert valid_observation([], first=True) == "an observation is not an object"
-    assert "wrong shape" in valid_observation(dict.fromkeys(FIRST_STEP, 1.5), first=True)
+    assert "fields differ" in valid_observation(obs, TABLE, first=True)
+    assert valid_observation([], TABLE, first=True) == "an observation is not an object"
+    assert "wrong shape" in valid_observation(dict.fromkeys(schemas(TABLE)[0], 1.5), TABLE, first=True)
 
 
 @settings(JUDGE, max_examples=100)
@@ -430,9 +431,9 @@ def test_the_call_in_progress_is_put_in_words_whatever_its_numbers(index: int, c
     """A crash is pinned on the call in progress, which the worker reads back from memory the student's code
     could write (``RunReport.call``: five ints, any five): the words for it never raise."""
     s = SCENARIOS[index]
-    where = session_where(s.deck, s.moves, [{}] * observed, call)
+    where = session_where(s.deck, s.moves, [{}] * observed, call, FCD18)
     assert isinstance(where, str) and where.startswith("It happened")
-    assert probe_of(call) is None or isinstance(probe_of(call), str)
+    assert probe_of(call, FCD18) is None or isinstance(probe_of(call, FCD18), str)
 
 
 def test_the_strategies_know_every_shape_of_the_table() -> None:

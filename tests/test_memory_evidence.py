@@ -23,7 +23,7 @@ from grader.core.results import TestResult as Result
 from grader.core.results import Verdict
 from grader.games.fcd18s2.memcheck import run_memory_stage
 from grader.games.fcd18s2.scenarios import load_scenarios
-from grader.games.fcd18s2.session import FcdSession
+from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "fixtures" / "submissions"

@@ -11,13 +11,16 @@ import random
 
 import pytest
 
-from grader.games.fcd18s2.compare import compare
-from grader.games.fcd18s2.loader import CLibrary
+from grader.games.fcd.compare import compare
+from grader.games.fcd.loader import CLibrary
+from grader.games.fcd.random_generation import _spec
+from grader.games.fcd.reference_trace import reference_trace
+from grader.games.fcd.scenarios import SMALLEST_DECK
+from grader.games.fcd.session import play
+from grader.games.fcd18s2.edition import FCD18
+from grader.games.fcd18s2.interface import API
+from grader.games.fcd18s2.observations import TABLE
 from grader.games.fcd18s2.observe import Observer
-from grader.games.fcd18s2.random_generation import _spec
-from grader.games.fcd18s2.reference_trace import reference_trace
-from grader.games.fcd18s2.scenarios import SMALLEST_DECK
-from grader.games.fcd18s2.session import play
 from reference import NO_WINNER, Deck, Game, traditional_deck
 
 
@@ -42,7 +45,7 @@ def seeded_game(seed: int) -> tuple[Deck, list]:
             break
         move = rng.choice(legal)
         game.play_move(move)
-        moves.append(_spec(move))
+        moves.append(_spec(move, FCD18))
     return deck, moves
 
 
@@ -67,29 +70,30 @@ def test_seeded_games_cover_recycling_and_both_endings() -> None:
 def test_model_agrees_with_reference_through_the_worker(model_session, block: int) -> None:  # noqa: ANN001
     for seed in range(block * GAMES // 10, (block + 1) * GAMES // 10):
         deck, moves = seeded_game(seed)
-        ref = reference_trace(deck, moves)
+        ref = reference_trace(deck, moves, edition=FCD18)
         run = play(model_session.client, [list(k) for k in deck.keys], [str(m) for m in moves],
                    depths=[s.depths for s in ref], limits=model_session.limits)
         assert run.report.exit_code == 0 and run.report.signal is None, run.report
         assert len(run.steps) == len(ref)
-        result = compare(moves, ref, run.steps, [dict(e) for e in run.events])
+        result = compare(moves, ref, run.steps, [dict(e) for e in run.events], table=TABLE)
         assert result.passed and not result.notes, (seed, result.divergence, result.identity_problem, result.notes)
 
 
 def test_worker_traces_equal_in_process_traces(model_session) -> None:  # noqa: ANN001
     """The sandbox changes nothing about what the library does (card identities aside)."""
-    lib = CLibrary(model_session.build.library)
+    lib = CLibrary(model_session.build.library, API)
     for seed in (0, 1, 2, 3, 5):
         deck, moves = seeded_game(seed)
-        depths = [s.depths for s in reference_trace(deck, moves)]
+        depths = [s.depths for s in reference_trace(deck, moves, edition=FCD18)]
         game = lib.new_game(*zip(*deck.keys))
         observer = Observer(game, len(deck))
         local = [observer.observe(depths[0])]
         local[0].update(observer.deck_counts())
         for i, m in enumerate(moves):
-            from grader.games.fcd18s2.play import _resolve
+            from grader.games.fcd.play import resolve
+            from grader.games.fcd18s2.play import JOB
 
-            game.play_move(_resolve(game, m, len(deck) + 1))
+            game.play_move(resolve(game, m, len(deck) + 1, JOB))
             local.append(observer.observe(depths[i + 1]))
         game.destroy_game()
         run = play(model_session.client, [list(k) for k in deck.keys], [str(m) for m in moves], depths=depths,

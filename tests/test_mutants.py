@@ -18,7 +18,7 @@ from grader.core.grade import grade
 from grader.core.results import Verdict
 from grader.games.fcd18s2.memcheck import run_memory_stage
 from grader.games.fcd18s2.scenarios import load_scenarios
-from grader.games.fcd18s2.session import FcdSession
+from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "submissions"
 sys.path.insert(0, str(SUBMISSIONS))

@@ -40,7 +40,8 @@ import grader
 from grader.core.grade import grade
 from grader.core.config import MarkingConfig
 from grader.games import get
-from grader.games.fcd18s2.repro import c_program
+from grader.games.fcd.repro import c_program
+from grader.games.fcd18s2.repro import FCD18_REPRO
 from grader.games.fcd18s2.scenarios import load_scenarios
 from reference import Deck, parse_moves
 
@@ -52,7 +53,8 @@ for name in ("right", "wrong"):
     out[name] = {t.id: [t.verdict.value, t.failed_on, t.message, t.notes] for t in result.tests}
 test = next(s for s in load_scenarios() if s.id == "turns/num_turns_is_current_turn_plus_one")
 out["a31"] = [s.id for s in load_scenarios() if "A31" in s.rules]
-out["repro"] = c_program(test.id, test.says, test.rules, test.deck, test.moves, fails_on="turns_left_in_block")
+out["repro"] = c_program(test.id, test.says, test.rules, test.deck, test.moves, fails_on="turns_left_in_block",
+                         dialect=FCD18_REPRO)
 print(json.dumps(out))
 """
 

@@ -19,7 +19,7 @@ from grader.games import get
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (.ci/run installs the apt package)")
 GAME = get("fcd18s2")
-ARENA = GAME.arena()
+ARENA = GAME.arena_game()
 
 
 @pytest.fixture

@@ -14,14 +14,16 @@ from pathlib import Path
 import pytest
 
 from grader.core.grade import grade
-from grader.games.fcd18s2.random_games import FAMILIES, generated_games
+from grader.games.fcd.random_games import FAMILIES, generated_games
+from grader.games.fcd18s2.edition import FCD18
 
 ROOT = Path(__file__).resolve().parent.parent
 FRESH = ("import json, sys\n"
-         "from grader.games.fcd18s2.random_games import FAMILIES\n"
-         "from grader.games.fcd18s2.random_generation import generate\n"
+         "from grader.games.fcd.random_games import FAMILIES\n"
+         "from grader.games.fcd.random_generation import generate\n"
+         "from grader.games.fcd18s2.edition import FCD18\n"
          "family = next(f for f in FAMILIES if f.name == sys.argv[1])\n"
-         "print(json.dumps([[str(g.deck), [str(m) for m in g.moves]] for g in generate(family, 6)]))\n")
+         "print(json.dumps([[str(g.deck), [str(m) for m in g.moves]] for g in generate(family, 6, FCD18)]))\n")
 
 
 def test_the_grading_profile_makes_the_same_full_deck_games_after_a_grading(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -31,5 +33,5 @@ def test_the_grading_profile_makes_the_same_full_deck_games_after_a_grading(monk
                            check=True, timeout=600)
     expected = json.loads(fresh.stdout)
     grade(ROOT / "fixtures" / "submissions" / "model", random_games=0, memory=False, own_tests=False)
-    made = [[str(g.deck), [str(m) for m in g.moves]] for g in generated_games(family, 6)]
+    made = [[str(g.deck), [str(m) for m in g.moves]] for g in generated_games(family, 6, FCD18)]
     assert len(made) == 6 and made == expected

@@ -12,10 +12,11 @@ from grader.core.replay import MAX_FRAMES, Difference, Frame, Pile, Replay, Seat
 from grader.core.results import TestResult as Result  # (a Test* name would be collected)
 from grader.core.results import Verdict
 from grader.games import get
+from grader.games.fcd.observe import card_label
+from grader.games.fcd.reference_trace import reference_trace
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.scenarios import load_scenarios as load17
-from grader.games.fcd18s2.observe import card_label
-from grader.games.fcd18s2.reference_trace import reference_trace
+from grader.games.fcd18s2.edition import FCD18
 from grader.games.fcd18s2.scenarios import load_scenarios as load18
 
 SCENARIOS18 = load18()
@@ -32,7 +33,7 @@ def test_each_2018_frame_shows_the_hands_piles_and_counters_the_api_shows(scenar
     the discard pile's top ones, whose turn it is, and the moves valid there (a valid move is one the
     observation's isValidMove battery says TRUE for)."""
     frames = get("fcd18s2").replay_frames(str(scenario.deck), " ".join(str(m) for m in scenario.moves))
-    trace = reference_trace(scenario.deck, scenario.moves, full_piles=True)
+    trace = reference_trace(scenario.deck, scenario.moves, full_piles=True, edition=FCD18)
     assert [f.step for f in frames] == list(range(len(scenario.moves) + 1))
     assert [f.move for f in frames] == [""] + [str(m) for m in scenario.moves]
     for frame, step in zip(frames, trace):

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from grader.core.cli import main
+from grader.games.fcd.focus import focus_of
+from grader.games.fcd.repro import c_program
 from grader.games.fcd17s2.observations import TABLE
 from grader.games.fcd17s2.repro import FCD17_REPRO
 from grader.games.fcd17s2.scenarios import load_scenarios
-from grader.games.fcd18s2.focus import focus_of
-from grader.games.fcd18s2.repro import c_program
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "fixtures" / "fcd17s2" / "submissions"

@@ -17,10 +17,11 @@ from grader.core import protocol
 from grader.core.config import MarkingConfig
 from grader.core.sandbox import detect_mode
 from grader.core.worker import RESULTS_FULL_EXIT, ForkServer, Results, ResultsFull, _descendants, run_one, use_job
+from grader.games.fcd.play import max_frames
+from grader.games.fcd.session import play
 from grader.games.fcd18s2 import GAME
-from grader.games.fcd18s2.loader import warm_up
-from grader.games.fcd18s2.play import max_frames
-from grader.games.fcd18s2.session import FcdSession, play
+from grader.games.fcd18s2.play import warm_up
+from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 
 LIMITS = MarkingConfig.load(game=GAME).limits.as_dict()
 NO_LIBRARY = {"op": "run", "lib": "/nonexistent/libgame.so", "deck": [], "moves": [], "limits": LIMITS,
@@ -123,11 +124,12 @@ def model_game() -> dict:
     scenario = max(load_scenarios(), key=lambda s: len(s.moves))
     use_job(GAME.sandbox_job)
     warm_up()
-    from grader.games.fcd18s2.reference_trace import reference_trace
+    from grader.games.fcd.reference_trace import reference_trace
+    from grader.games.fcd18s2.edition import FCD18
 
     return {"op": "run", "lib": str(built.library), "deck": [list(k) for k in scenario.deck.keys],
             "moves": [str(m) for m in scenario.moves], "limits": LIMITS, "max_frames": max_frames(len(scenario.moves)),
-            "depths": [list(st.depths) for st in reference_trace(scenario.deck, scenario.moves)]}
+            "depths": [list(st.depths) for st in reference_trace(scenario.deck, scenario.moves, edition=FCD18)]}
 
 
 def events(bodies: list[bytes]) -> list[str]:

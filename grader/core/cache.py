@@ -20,11 +20,13 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TypeVar, cast
 
 import orjson
 
-_MEMORY: dict[str, Any] = {}
+Value = TypeVar("Value")
+
+_MEMORY: dict[str, object] = {}
 _MEMORY_ENTRIES = 4096  # enough for every scenario and random game of a profile, bounded for a long batch
 
 
@@ -50,19 +52,20 @@ def source_version(paths: Iterable[Path]) -> str:
     return h.hexdigest()[:16]
 
 
-def key_of(*parts: Any) -> str:
+def key_of(*parts: object) -> str:
     return hashlib.sha256(orjson.dumps(parts)).hexdigest()[:32]
 
 
-def cached(kind: str, key: str, compute: Callable[[], Any], encode: Callable[[Any], Any],
-           decode: Callable[[Any], Any]) -> Any:
-    """``compute()``, or what it gave before for the same ``key`` (in this process, or on disk)."""
+def cached(kind: str, key: str, compute: Callable[[], Value], encode: Callable[[Value], object],
+           decode: Callable[[Any], Value]) -> Value:
+    """``compute()``, or what it gave before for the same ``key`` (in this process, or on disk).  ``decode`` is
+    given the JSON a file holds, of whatever shape it was written in (an older layout: it raises)."""
     memo = f"{kind}/{key}"
     if memo in _MEMORY:
-        return _MEMORY[memo]
+        return cast(Value, _MEMORY[memo])  # what a ``compute`` of this kind gave for this key
     base = cache_dir()
     path = base / kind / f"{key}.json" if base else None
-    value = None
+    value: Value | None = None
     if path is not None and path.is_file():
         try:
             value = decode(orjson.loads(path.read_bytes()))

@@ -14,7 +14,7 @@ from typing import Mapping
 from grader.core.results import Verdict
 from grader.core.run_report import Enforced, RunReport
 
-SIGNAL_WORDS = {
+SIGNAL_WORDS: dict[int, str] = {  # by the signal's number
     signals.SIGSEGV: "a segmentation fault (SIGSEGV): an invalid pointer was used, often NULL or freed memory",
     signals.SIGABRT: "an abort (SIGABRT): a failed assert() or a corrupted heap",
     signals.SIGFPE: "an arithmetic error (SIGFPE): usually a division by zero",

@@ -17,23 +17,17 @@ import argparse
 import sys
 import tempfile
 import time
-from enum import IntEnum
 from pathlib import Path
 from typing import Collection
 
+from grader.core.commands import ExitCode, game_option
 from grader.core.config import ConfigError, MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.replay import step_by_step
 from grader.core.report.write import write_reports
+from grader.core.results import SubmissionResult
 from grader.core.submission import ARCHIVES, HandedIn, is_submission, open_submission
-from grader.games import DEFAULT_GAME, GAMES
 from grader.games import get as get_game
-
-
-class ExitCode(IntEnum):
-    OK = 0
-    TESTS_FAILED = 1
-    USAGE_OR_INTERNAL = 2
 
 
 def _single_parser() -> argparse.ArgumentParser:
@@ -59,16 +53,6 @@ def _single_parser() -> argparse.ArgumentParser:
                         "random or memory; the mark shown is partial")
     game_option(p)
     return p
-
-
-def game_option(p: argparse.ArgumentParser) -> None:
-    """``--game`` / ``--edition``: the one way every fcd-grade command names a game (the subcommands too)."""
-    which = p.add_mutually_exclusive_group()
-    which.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME,
-                       help="the game (and edition) the submission implements (default: %(default)s)")
-    which.add_argument("--edition", dest="game", choices=sorted(GAMES), metavar="{" + ",".join(sorted(
-                           g.removeprefix("fcd") for g in GAMES)) + "}", type=lambda e: e if e in GAMES else f"fcd{e}",
-                       help="the same, by the course's edition of Final Card-Down (17s2 or 18s2)")
 
 
 def _batch_parser() -> argparse.ArgumentParser:
@@ -105,7 +89,7 @@ def _worker_parser() -> argparse.ArgumentParser:
     return p
 
 
-def print_summary(result, out: Path | None, quiet: bool = False, title: str = "Final Card-Down",  # noqa: ANN001
+def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = False, title: str = "Final Card-Down",
                   said: Collection[str] = ()) -> None:
     """The result on the console; ``said``: build notes already printed before grading (not said twice)."""
     if quiet:

@@ -20,11 +20,15 @@ import tomllib
 from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Iterator, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Iterator, Literal, NotRequired, TypedDict, cast, get_args, get_origin
 
 from grader.core.limits import Limits
+from grader.core.values import Table, section, strings, table, to_float, to_int
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic_core import ErrorDetails
+
     from grader.core.gamespec import GameSpec
 
 
@@ -48,14 +52,27 @@ class ConfigError(ValueError):
     """A marking configuration that does not say something we can use."""
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+class PlayersTable(TypedDict):
+    """``[players]``: the game runner's settings (``fcd-play``), as the schema checked them."""
+
+    call_cpu_seconds: int
+    call_wall_seconds: float
+    call_output_kb: int
+    max_moves: int
+    rounds: int
+    other_hands: str  # "allowed" or "forbidden"
+    marks: NotRequired[dict[str, float]]  # [players.marks]: legal, beats_random, beats_greedy
+
+
+def _merge(base: Table, over: Table) -> Table:
     out = dict(base)
     for k, v in over.items():
-        out[k] = _merge(base[k], v) if isinstance(v, dict) and isinstance(base.get(k), dict) else v
+        below = base.get(k)
+        out[k] = _merge(below, v) if isinstance(v, dict) and isinstance(below, dict) else v
     return out
 
 
-def read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> Table:
     """A TOML file's tables; a file that cannot be read or parsed is a ConfigError naming it."""
     try:
         return tomllib.loads(Path(path).read_text())
@@ -66,33 +83,35 @@ def read_toml(path: Path) -> dict[str, Any]:
 # ---- the schema ------------------------------------------------------------------------------------------
 
 @functools.cache
-def _schema(groups: tuple[str, ...], rulings: tuple[str, ...], mutants: tuple[str, ...] | None) -> Any:
+def _schema(groups: tuple[str, ...], rulings: tuple[str, ...], mutants: tuple[str, ...] | None) -> type[BaseModel]:
     """The model of a whole configuration for a game with these test groups, rulings and (when it has them)
     mutants.  Every section forbids keys it does not know and takes no value of another type (strict: TOML
     says what a value is, so "5" is not 5)."""
     from pydantic import ConfigDict, Field, create_model  # noqa: PLC0415 - the trusted side only (see above)
 
-    def section(name: str, **fields: Any) -> Any:
-        return create_model(name, __config__=ConfigDict(extra="forbid", strict=True), **fields)
+    def section(name: str, **fields: tuple[object, object]) -> type[BaseModel]:
+        config = ConfigDict(extra="forbid", strict=True)
+        # (mypy matches ``fields`` against create_model's own keywords too, __doc__ and the like)
+        return create_model(name, __config__=config, **fields)  # type: ignore[call-overload]
 
     mark = Annotated[float, Field(ge=0)]
     count = Annotated[int, Field(gt=0)]
     seconds = Annotated[float, Field(gt=0)]
-    group = Literal[groups]
+    group = _one_of(groups)  # (a type made at run time: ``list.__class_getitem__(group)`` is list[group])
     required = ...
     marks = section("marks", build=(mark, required), default_group=(mark, required), random_games=(mark, required),
-                    memory=(mark, required), groups=(dict[group, mark], {}))
+                    memory=(mark, required), groups=(dict.__class_getitem__((group, mark)), {}))
     random_games = section("random_games", games=(Annotated[int, Field(ge=0)], required),
                            scoring=(Literal["proportional", "all_or_nothing"], required))
     visibility = section("visibility", default=(Literal["visible", "hidden"], "visible"),
-                         hidden_groups=(list[group], []))
+                         hidden_groups=(list.__class_getitem__(group), []))
     limits = section("limits", cpu_seconds=(count, required), wall_seconds=(seconds, required),
                      memory_mb=(count, required), output_kb=(count, required), processes=(count, required),
                      compile_seconds=(seconds, required))
-    rulings_ = section("rulings", strict=(list[Literal[rulings]], []), profile=(str, "lenient"))
+    rulings_ = section("rulings", strict=(list.__class_getitem__(_one_of(rulings)), []), profile=(str, "lenient"))
     testing = section("testing", validity_marks=(mark, required), thoroughness_marks=(mark, required),
                       gate=(bool, required), hang_is_caught=(bool, required), run_seconds=(seconds, required),
-                      hidden_mutants=(list[Literal[mutants]] if mutants else list[str], required))
+                      hidden_mutants=(list.__class_getitem__(_one_of(mutants)) if mutants else list[str], required))
     player_marks = section("players.marks", legal=(mark, required), beats_random=(mark, required),
                            beats_greedy=(mark, required))
     players = section("players", call_cpu_seconds=(count, required), call_wall_seconds=(seconds, required),
@@ -103,25 +122,36 @@ def _schema(groups: tuple[str, ...], rulings: tuple[str, ...], mutants: tuple[st
                    testing=(testing | None, None), players=(players | None, None))
 
 
-def _model_of(annotation: Any) -> Any:
+def _one_of(names: tuple[str, ...]) -> object:
+    """``Literal[names]``, made when the schema is: the names are the game's."""
+    return Literal.__getitem__(names)
+
+
+def _model_of(annotation: object) -> type[BaseModel] | None:
     """The section model behind a field's type (``X`` or ``X | None``), or None for a value."""
+    from pydantic import BaseModel  # noqa: PLC0415 - the trusted side only (see above)
+
     for a in (annotation, *get_args(annotation)):
-        if isinstance(a, type) and hasattr(a, "model_fields"):
+        if isinstance(a, type) and issubclass(a, BaseModel):
             return a
     return None
 
 
-def _is_section(annotation: Any) -> bool:
+def _is_section(annotation: object) -> bool:
     return _model_of(annotation) is not None or get_origin(annotation) is dict
 
 
-def _fields_at(model: Any, path: tuple[Any, ...]) -> dict[str, Any]:
+def _fields_at(model: type[BaseModel], path: tuple[str, ...]) -> dict[str, object]:
     for name in path:
-        model = _model_of(model.model_fields[name].annotation)
+        sub = _model_of(model.model_fields[name].annotation)
+        if sub is None:
+            raise KeyError(name)
+        model = sub
     return {name: f.annotation for name, f in model.model_fields.items()}
 
 
-def _places(model: Any, groups: tuple[str, ...], path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], str]]:
+def _places(model: type[BaseModel], groups: tuple[str, ...],
+            path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], str]]:
     """Every (section, key) the schema knows, the test groups of ``[marks.groups]`` too."""
     for name, f in model.model_fields.items():
         yield path, name
@@ -130,14 +160,14 @@ def _places(model: Any, groups: tuple[str, ...], path: tuple[str, ...] = ()) -> 
     yield from ((("marks", "groups"), g) for g in groups if not path)
 
 
-def _dotted(loc: tuple[Any, ...]) -> str:
+def _dotted(loc: tuple[int | str, ...]) -> str:
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else str(part)
     return out
 
 
-def _got(value: Any) -> str:
+def _got(value: object) -> str:
     if isinstance(value, dict):
         return "a section"
     if isinstance(value, bool):
@@ -145,16 +175,15 @@ def _got(value: Any) -> str:
     return repr(value)
 
 
-def _name(path: tuple[Any, ...], section: bool) -> str:
+def _name(path: tuple[int | str, ...], section: bool) -> str:
     return f"[{_dotted(path)}]" if section else _dotted(path)
 
 
-def _unknown(loc: tuple[Any, ...], value: Any, root: Any, groups: tuple[str, ...]) -> str:
+def _unknown(loc: tuple[int | str, ...], value: object, root: type[BaseModel], groups: tuple[str, ...]) -> str:
     """An unknown section or key, and the nearest valid one: at the same place first, else the same (or a
     close) name in another section."""
-    *parent, name = loc
-    parent = tuple(parent)
-    fields = _fields_at(root, parent)
+    parent, name = loc[:-1], str(loc[-1])  # (an unknown key is a name, never a list's index)
+    fields = _fields_at(root, tuple(str(p) for p in parent))
     section = isinstance(value, dict)
     what = (f"[{_dotted(loc)}] is not a section" if section else
             f"{_dotted(loc)} is not a key of [{_dotted(parent)}]" if parent else f"{name} is outside any section")
@@ -172,14 +201,15 @@ def _unknown(loc: tuple[Any, ...], value: Any, root: Any, groups: tuple[str, ...
     return f"{what}: {'the keys of [' + _dotted(parent) + '] are' if parent else 'the sections are'} {valid}"
 
 
-KINDS = {("marks", "groups"): "test group", ("visibility", "hidden_groups"): "test group",
-         ("rulings", "strict"): "ruling", ("testing", "hidden_mutants"): "mutant"}
+KINDS: dict[tuple[int | str, ...], str] = {
+    ("marks", "groups"): "test group", ("visibility", "hidden_groups"): "test group",
+    ("rulings", "strict"): "ruling", ("testing", "hidden_mutants"): "mutant"}
 EXPECTED = {"int_type": "a whole number", "int_parsing": "a whole number", "float_type": "a number",
             "float_parsing": "a number", "bool_type": "true or false", "bool_parsing": "true or false",
             "string_type": "a string (in quotes)", "list_type": "a list ([...])"}
 
 
-def _problem(err: dict[str, Any], root: Any, game: str, groups: tuple[str, ...]) -> str:
+def _problem(err: ErrorDetails, root: type[BaseModel], game: str, groups: tuple[str, ...]) -> str:
     """One pydantic error as the course's author would say it."""
     loc, kind, value, ctx = tuple(err["loc"]), err["type"], err.get("input"), err.get("ctx") or {}
     if kind == "extra_forbidden":
@@ -226,7 +256,7 @@ def _mutants(game: GameSpec) -> tuple[str, ...] | None:
     return _MUTANTS[game.name]
 
 
-def _validate(raw: dict[str, Any], game: GameSpec, source: str) -> None:
+def _validate(raw: Table, game: GameSpec, source: str) -> None:
     from pydantic import ValidationError  # noqa: PLC0415
 
     groups = _groups(game)
@@ -235,7 +265,7 @@ def _validate(raw: dict[str, Any], game: GameSpec, source: str) -> None:
     try:
         root.model_validate(raw)
     except ValidationError as err:
-        missing: dict[tuple[Any, ...], list[str]] = {}  # section -> its keys not given: one line per section
+        missing: dict[tuple[int | str, ...], list[str]] = {}  # section -> its keys not given: one line per section
         for e in err.errors():
             if e["type"] == "missing":
                 missing.setdefault(tuple(e["loc"][:-1]), []).append(str(e["loc"][-1]))
@@ -253,7 +283,7 @@ def _validate(raw: dict[str, Any], game: GameSpec, source: str) -> None:
 
 @dataclass(frozen=True)
 class MarkingConfig:
-    raw: dict[str, Any]
+    raw: Table  # checked against the game's schema (``_validate``) before it is made
     source: str
     game: str = ""  # the game it was validated for
     groups: tuple[str, ...] = ()  # the game's test groups: with the stages, what the implementation is marked on
@@ -275,10 +305,17 @@ class MarkingConfig:
             ("players",) if "players" in raw and game.arena is None else ())
         return cls(raw, "default" if path is None else str(path), game.name, _groups(game), unused)
 
+    def _at(self, *path: str) -> Table:
+        """The table at ``path`` of the configuration (a KeyError when there is none)."""
+        found = self.raw
+        for name in path:
+            found = section(found, name)
+        return found
+
     def implementation_parts(self) -> dict[str, float]:
         """What the implementation's mark is out of, as ``grade.mark`` marks it: the build, the test groups
         (each its own marks or ``default_group``), the random games (when any are played) and memory."""
-        groups = self.groups or tuple(self.raw["marks"]["groups"])
+        groups = self.groups or tuple(self._at("marks", "groups"))
         return {"build": self.marks("build"), "test groups": sum(self.group_marks(g) for g in groups),
                 "random games": self.marks("random_games") if self.random_games else 0.0,
                 "memory": self.marks("memory")}
@@ -288,8 +325,8 @@ class MarkingConfig:
 
     def players_marks(self) -> dict[str, float] | None:
         """``[players.marks]`` (fcd-play --qualify), marked apart; None when there is none."""
-        marks = self.raw.get("players", {}).get("marks")
-        return {k: float(v) for k, v in marks.items()} if marks else None
+        marks = table(self.raw.get("players", {})).get("marks")
+        return {k: to_float(v) for k, v in table(marks).items()} if marks else None
 
     def totals(self) -> list[str]:
         """What each part is out of, a line each: the implementation's, then those marked apart."""
@@ -317,61 +354,64 @@ class MarkingConfig:
 
     @property
     def strict_rulings(self) -> frozenset[str]:
-        return frozenset(self.raw["rulings"].get("strict", []))
+        return frozenset(strings(self._at("rulings").get("strict", [])))
 
     @property
     def profile(self) -> str:
         strict = sorted(self.strict_rulings)
-        name = self.raw["rulings"].get("profile", "lenient")
+        name = str(self._at("rulings").get("profile", "lenient"))
         return f"{name} (strict: {', '.join(strict)})" if strict else name
 
     def group_marks(self, group: str) -> float:
-        return float(self.raw["marks"]["groups"].get(group, self.raw["marks"]["default_group"]))
+        return to_float(self._at("marks", "groups").get(group, self._at("marks")["default_group"]))
 
     def marks(self, part: str) -> float:
-        return float(self.raw["marks"][part])
+        return to_float(self._at("marks")[part])
 
     def hidden(self, group: str) -> bool:
-        vis = self.raw["visibility"]
-        return group in vis.get("hidden_groups", []) or vis.get("default") == "hidden"
+        vis = self._at("visibility")
+        return group in strings(vis.get("hidden_groups", [])) or vis.get("default") == "hidden"
 
     @property
     def random_games(self) -> int:
-        return int(self.raw["random_games"]["games"])
+        return to_int(self._at("random_games")["games"])
 
     @property
     def random_scoring(self) -> str:
-        return str(self.raw["random_games"]["scoring"])
+        return str(self._at("random_games")["scoring"])
 
     @property
     def limits(self) -> Limits:
-        lim = self.raw["limits"]
-        return Limits(cpu=int(lim["cpu_seconds"]), wall=float(lim["wall_seconds"]), memory_mb=int(lim["memory_mb"]),
-                      output_kb=int(lim["output_kb"]), nproc=int(lim["processes"]))
+        lim = self._at("limits")
+        return Limits(cpu=to_int(lim["cpu_seconds"]), wall=to_float(lim["wall_seconds"]),
+                      memory_mb=to_int(lim["memory_mb"]), output_kb=to_int(lim["output_kb"]),
+                      nproc=to_int(lim["processes"]))
 
     @property
     def suite_marking(self) -> SuiteMarking | None:
         """How students' test programs are marked; None when the configuration does not mark them."""
-        t = self.raw.get("testing")
-        if not t:
+        found = self.raw.get("testing")
+        if not found:
             return None
-        return SuiteMarking(validity_marks=float(t["validity_marks"]),
-                            thoroughness_marks=float(t["thoroughness_marks"]), gate=bool(t["gate"]),
-                            hang_is_caught=bool(t["hang_is_caught"]), run_seconds=float(t["run_seconds"]),
-                            hidden_mutants=frozenset(t["hidden_mutants"]))
+        t = table(found)
+        return SuiteMarking(validity_marks=to_float(t["validity_marks"]),
+                            thoroughness_marks=to_float(t["thoroughness_marks"]), gate=bool(t["gate"]),
+                            hang_is_caught=bool(t["hang_is_caught"]), run_seconds=to_float(t["run_seconds"]),
+                            hidden_mutants=frozenset(strings(t["hidden_mutants"])))
 
     @property
     def player_limits(self) -> Limits:
         """The limits of one call of a student's decideMove (the game runner's)."""
-        p, lim = self.raw["players"], self.raw["limits"]
-        return Limits(cpu=int(p["call_cpu_seconds"]), wall=float(p["call_wall_seconds"]),
-                      memory_mb=int(lim["memory_mb"]), output_kb=int(p["call_output_kb"]), nproc=int(lim["processes"]))
+        p, lim = self._at("players"), self._at("limits")
+        return Limits(cpu=to_int(p["call_cpu_seconds"]), wall=to_float(p["call_wall_seconds"]),
+                      memory_mb=to_int(lim["memory_mb"]), output_kb=to_int(p["call_output_kb"]),
+                      nproc=to_int(lim["processes"]))
 
     @property
-    def players(self) -> dict[str, Any]:
-        """The game runner's other settings: max_moves, rounds, other_hands, marks."""
-        return dict(self.raw["players"])
+    def players(self) -> PlayersTable:
+        """The game runner's settings: max_moves, rounds, other_hands, marks (and each call's limits)."""
+        return cast(PlayersTable, dict(self._at("players")))  # as the schema checked it
 
     @property
     def compile_seconds(self) -> float:
-        return float(self.raw["limits"]["compile_seconds"])
+        return to_float(self._at("limits")["compile_seconds"])

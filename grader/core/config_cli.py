@@ -16,9 +16,9 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Mapping
 
-from grader.core.cli import ExitCode, game_option
+from grader.core.commands import ExitCode, game_option
 from grader.core.config import ConfigError, MarkingConfig, read_toml
 from grader.games import get as get_game
 
@@ -63,7 +63,8 @@ def main(argv: list[str]) -> int:
     return ExitCode.OK
 
 
-def toml_lines(table: dict[str, Any], over: dict[str, Any], mark: str, path: tuple[str, ...] = ()) -> list[str]:
+def toml_lines(table: Mapping[str, object], over: Mapping[str, object], mark: str,
+               path: tuple[str, ...] = ()) -> list[str]:
     """``table`` as TOML (a validated configuration holds only tables, strings, numbers, booleans and lists of
     them); each value ``over`` gives is followed by the comment ``mark``."""
     values = [(k, v) for k, v in table.items() if not isinstance(v, dict)]
@@ -81,7 +82,7 @@ def _key(k: str) -> str:
     return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k)
 
 
-def _value(v: Any) -> str:
+def _value(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):

@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import time
 import traceback
+from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from grader.core.build import find_sources
 from grader.core.config import MarkingConfig
-from grader.core.gamespec import GameSpec
+from grader.core.gamespec import GameSpec, Scenario, Session
 from grader.core.results import STAGE_RANK, GroupMarks, SubmissionResult, TestResult, Verdict
 from grader.core.sandbox import detect_mode
 
@@ -53,7 +54,7 @@ def _default_game() -> GameSpec:
     return get()
 
 
-def _build_tests(session: Any, game: GameSpec) -> list[TestResult]:
+def _build_tests(session: Session, game: GameSpec) -> list[TestResult]:
     b = session.build
     build = TestResult("build/compiles", "build", game.build_rules, 1.0, Verdict.PASSED, kind="build",
                        notes=list(b.notes), seconds=b.seconds)
@@ -76,7 +77,7 @@ def _build_tests(session: Any, game: GameSpec) -> list[TestResult]:
 ONLY_STAGES = {"random": "random", "random_games": "random", "memory": "memory"}
 
 
-def pick_only(only: Sequence[str], scenarios: Sequence[Any]) -> tuple[list[Any], bool, bool]:
+def pick_only(only: Sequence[str], scenarios: Sequence[Scenario]) -> tuple[list[Scenario], bool, bool]:
     """``--only``'s choice: the scenarios to run, and whether the random games and the memory stage run.
     A name is a scenario group (``skip``), a test id (``skip/a_skips_player_1``) or a stage (``random``,
     ``memory``); a name that is none of them is a ``ValueError`` naming the nearest valid ones."""
@@ -100,7 +101,7 @@ def _kept(t: TestResult, chosen: set[str], stages: set[str]) -> bool:
 
 
 def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec | None = None,
-          scenarios: Sequence[Any] | None = None, random_games: int | None = None, memory: bool = True,
+          scenarios: Sequence[Scenario] | None = None, random_games: int | None = None, memory: bool = True,
           own_tests: bool = True, progress: Progress | None = None, only: Sequence[str] = ()) -> SubmissionResult:
     """Everything about one submission folder, for ``game`` (the default game if none); with ``tests``, its
     own test program too (``own_tests``: ``grader.core.suite``), marked apart.  ``only``: just those tests
@@ -130,9 +131,9 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
         session.owners = game.owners(every_scenario)
         for t in _build_tests(session, game):
             add(t)
-        played = []
+        played: list[tuple[Scenario, TestResult]] = []
         for s in scenarios:
-            t = guarded(s.id, s.group, s.rules, "scenario", lambda s=s: session.run_scenario(s))
+            t = guarded(s.id, s.group, s.rules, "scenario", partial(session.run_scenario, s))
             t.hidden = t.hidden or config.hidden(s.group)
             add(t)
             played.append((s, t))
@@ -163,12 +164,12 @@ GRADER_FAULT = ("The grader itself failed while running this test. This is a bug
                 "code: please tell the course staff, who will regrade once it is fixed.\n")
 
 
-def _error(test_id: str, group: str, rules: Any, kind: str) -> TestResult:
+def _error(test_id: str, group: str, rules: Iterable[str], kind: str) -> TestResult:
     return TestResult(test_id, group, tuple(rules), 1.0, Verdict.ERROR, kind=kind,
                       message=GRADER_FAULT + traceback.format_exc(limit=8))
 
 
-def guarded(test_id: str, group: str, rules: Any, kind: str, run: Callable[[], TestResult]) -> TestResult:
+def guarded(test_id: str, group: str, rules: Iterable[str], kind: str, run: Callable[[], TestResult]) -> TestResult:
     """Run one test; an exception of the grader's own is that test's ERROR, never a FAIL."""
     try:
         return run()

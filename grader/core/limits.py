@@ -9,8 +9,32 @@ limit of its own.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Mapping, TypedDict, Unpack
+
+from grader.core.values import to_float, to_int
+
+
+class LimitsDict(TypedDict):
+    """``Limits`` as it crosses the process boundary (``as_dict``)."""
+
+    cpu: int
+    wall: float
+    memory_mb: int
+    output_kb: int
+    nproc: int
+    stall: float
+
+
+class LimitChanges(TypedDict, total=False):
+    """Some of the limits, to change (``with_``, ``capped``)."""
+
+    cpu: int
+    wall: float
+    memory_mb: int
+    output_kb: int
+    nproc: int
+    stall: float
 
 
 @dataclass(frozen=True)
@@ -23,20 +47,22 @@ class Limits:
     stall: float = 0.0  # real seconds a game may go without sending a frame (0: no such limit)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Limits:
+    def from_dict(cls, data: Mapping[str, object]) -> Limits:
+        """Read back ``as_dict``'s dict, which crossed a process boundary: every limit, and nothing else."""
         names = {f.name for f in fields(cls)}
         if set(data) != names:
             raise ValueError(f"limits must name exactly {sorted(names)}, not {sorted(data)}")
-        return cls(cpu=int(data["cpu"]), wall=float(data["wall"]), memory_mb=int(data["memory_mb"]),
-                   output_kb=int(data["output_kb"]), nproc=int(data["nproc"]), stall=float(data["stall"]))
+        return cls(cpu=to_int(data["cpu"]), wall=to_float(data["wall"]), memory_mb=to_int(data["memory_mb"]),
+                   output_kb=to_int(data["output_kb"]), nproc=to_int(data["nproc"]), stall=to_float(data["stall"]))
 
-    def with_(self, **changes: Any) -> Limits:
+    def with_(self, **changes: Unpack[LimitChanges]) -> Limits:
         """These limits with some changed (a partial dict, as tests and tools pass them)."""
         return replace(self, **changes)
 
-    def capped(self, other: dict[str, Any]) -> Limits:
+    def capped(self, other: Mapping[str, float]) -> Limits:
         """Each limit named in ``other`` lowered to it (never raised)."""
         return replace(self, **{k: min(getattr(self, k), v) for k, v in other.items()})
 
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def as_dict(self) -> LimitsDict:
+        return {"cpu": self.cpu, "wall": self.wall, "memory_mb": self.memory_mb, "output_kb": self.output_kb,
+                "nproc": self.nproc, "stall": self.stall}

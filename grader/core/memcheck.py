@@ -42,11 +42,15 @@ import shutil
 import signal
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from grader.core.build import CC, trim
 from grader.core.results import TestResult, Verdict
 from grader.core.sandbox import KEEP_BYTES, prepare_dir, run_limited
+
+if TYPE_CHECKING:
+    from grader.core.build import BuildResult
+    from grader.core.limits import Limits
 
 MEMORY_CAP_MB = 512  # what one replay may allocate (ASan's own accounting; the sandbox cannot cap ASan)
 SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
@@ -275,6 +279,30 @@ static const int *stepDepths;
 """
 
 
+class ReplayedScenario(Protocol):
+    """A scenario as the memory stage reads it: its id, and its moves (how far a replay goes); the game's
+    ``Dialect`` writes the rest of it as C."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def moves(self) -> Sequence[object]: ...
+
+
+class MemorySession(Protocol):
+    """What the memory stage reads of a game's session: the build, and whether (under which limits) games hung."""
+
+    @property
+    def build(self) -> BuildResult: ...
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def timeouts(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class Plan:
     """One scenario as the memory stage replays it: as far as its scenario test could play it.
@@ -286,7 +314,7 @@ class Plan:
     a crash or hang in its replay is not charged again; ``replayed``: False when there is nothing to replay
     (a hang already charged where it is not known how far the game got)."""
 
-    scenario: Any
+    scenario: ReplayedScenario
     moves: int | None = None
     skip: frozenset[str] = frozenset()
     failed: bool = False
@@ -297,7 +325,11 @@ class Plan:
 HANGS = (Verdict.TIMED_OUT, Verdict.WORKER_LOST, Verdict.OUTPUT)  # a hang (or a flood): costly to meet again
 
 
-def plan_of(item: Any) -> Plan:
+# One entry of the memory stage's ``played``: a plan, a scenario with its test's result, or a scenario alone.
+Played = Plan | tuple[ReplayedScenario, TestResult] | ReplayedScenario
+
+
+def plan_of(item: Played) -> Plan:
     """The plan of one entry of the memory stage's ``played``: a ``Plan``, a (scenario, its ``TestResult``) pair
     (replayed as far as the test played with the submission's agreement: ``played_moves``, ``forced_at``), or a
     scenario alone (replayed as if its test had passed, with no plan of moves)."""
@@ -356,7 +388,7 @@ static void planned(int i) {
 """
 
 
-def driver_source(scenarios: Sequence[Any], dialect: Dialect) -> str:
+def driver_source(scenarios: Sequence[Played], dialect: Dialect) -> str:
     """One C program: ``./memdriver N`` replays scenario N, ``./memdriver all ...`` every one (``RUNNER``).
 
     The scenarios are data (the dialect's ``table``) played by one ``replay`` function (the dialect's), so
@@ -389,14 +421,22 @@ class Dialect:
     prelude: Callable[[], str]
     touch: Callable[[], str]
     rules: tuple[str, ...]
-    table: Callable[[Sequence[Any], Dialect], list[str]]  # the scenarios as C data: ends with SCENARIO_COUNT, SCENARIOS
+    # The scenarios as C data: ends with SCENARIO_COUNT, SCENARIOS
+    table: Callable[[Sequence[ReplayedScenario], Dialect], list[str]]
     replay: str  # C: ``static void replay(int i)``, marking every call with AT, ``stop`` when it cannot go on
-    deck_arrays: Callable[..., list[str]] | None = None  # a deck as C arrays (Final Card-Down's table)
-    move_row: Callable[[Any], str] | None = None  # a move as a row of the table (Final Card-Down's)
+    deck_arrays: DeckArrays | None = None  # a deck as C arrays (Final Card-Down's table)
+    move_row: Callable[[object], str] | None = None  # a move as a row of the table (Final Card-Down's)
     # The probes ``touch`` can leave out (``skipNow[b]`` for probe b of this tuple; others are always made), and
     # the reference's pile depths at each step of a scenario (``stepDepths``; None: not used by ``touch``).
     probes: tuple[str, ...] = ()
-    depths: Callable[[Any], Sequence[tuple[int, int]]] | None = None
+    depths: Callable[[ReplayedScenario], Sequence[tuple[int, int]]] | None = None
+
+
+class DeckArrays(Protocol):
+    """``Dialect.deck_arrays``: a deck (its cards' keys) as the C arrays newGame takes, one line each."""
+
+    def __call__(self, keys: Sequence[Sequence[int]], indent: str = ..., suffix: str = ...,
+                 const: bool = ...) -> list[str]: ...
 
 
 def _frames(text: str) -> list[str]:
@@ -560,7 +600,7 @@ def _replay_each(work: Path, plans: Sequence[Plan], first_limit: float) -> list[
     return replays
 
 
-def run_memory_stage(session: Any, played: Sequence[Any], dialect: Dialect) -> list[TestResult]:
+def run_memory_stage(session: MemorySession, played: Sequence[Played], dialect: Dialect) -> list[TestResult]:
     """Two tests: no memory errors, no leaks -- each failure names scenario and call.
 
     ``played``: the scenarios with their tests' results, ``(scenario, TestResult)`` (each replayed as far as

@@ -8,7 +8,7 @@ of the worker's CPU per game went to the standard library's JSON; ``bench/bench_
 The worker is assumed compromised once it has loaded student code, so what it
 sends is data, never a verdict: every frame is size-checked here, and a game
 checks the shape of every observation (for Final Card-Down,
-``grader.games.fcd18s2.schema``) before the grader compares it with anything.
+``grader.games.fcd.schema``) before the grader compares it with anything.
 """
 
 from __future__ import annotations
@@ -29,18 +29,19 @@ class ProtocolError(Exception):
 
 
 def loads(body: bytes) -> Any:
-    """One frame's JSON; ValueError when it is not JSON."""
+    """One frame's JSON, of a shape the reader checks (JSON of unknown shape from the worker: typed as such);
+    ValueError when it is not JSON."""
     return orjson.loads(body)
 
 
-def encode(obj: Any) -> bytes:
+def encode(obj: object) -> bytes:
     data = orjson.dumps(obj)
     if len(data) > MAX_FRAME:
         raise ProtocolError(f"frame of {len(data)} bytes is over the {MAX_FRAME}-byte cap")
     return HEADER.pack(len(data)) + data
 
 
-def write_frame(fd: int, obj: Any) -> None:
+def write_frame(fd: int, obj: object) -> None:
     write_raw(fd, encode(obj))
 
 

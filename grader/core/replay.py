@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Sequence, TypedDict, TypeVar
+
+if TYPE_CHECKING:
+    from grader.core.results import SubmissionResult, TestResult
 
 FORMAT = "replay/1"  # the packed JSON form (``Replay.to_json``), named so a reader can refuse another
 
@@ -54,6 +57,40 @@ class Difference:
     got: str
 
 
+class DifferenceJSON(TypedDict):
+    step: int
+    what: str
+    expected: str
+    got: str
+
+
+# The packed form's parts: each string an index into ``strings``; a part unchanged since the frame before is None.
+PackedSeat = tuple[int, tuple[int, ...]]  # name, cards
+PackedPile = tuple[int, tuple[int, ...], int]  # name, cards, size
+# step, move, the current seat (-1: none), seats, piles, facts (what, value), valid moves
+PackedFrame = tuple[int, int, int, tuple[PackedSeat | None, ...], tuple[PackedPile | None, ...],
+                    tuple[tuple[int, int], ...] | None, tuple[int, ...] | None]
+
+
+class ReplayJSON(TypedDict):
+    """``Replay.to_json``: the packed form (``FORMAT``), as ``templates/replay.js`` reads it."""
+
+    format: str
+    title: str
+    strings: list[str]
+    frames: list[PackedFrame]
+    differences: list[DifferenceJSON]
+
+
+Part = TypeVar("Part")
+Packed = TypeVar("Packed")
+
+
+def _unless_same(now: Part, before: Part | None, packed: Packed) -> Packed | None:
+    """``packed``, or None when this part is what it was in the frame before."""
+    return None if before is not None and now == before else packed
+
+
 @dataclass(frozen=True)
 class Replay:
     title: str  # "Final Card-Down (2018)"
@@ -65,7 +102,7 @@ class Replay:
         """The step a viewer opens at: the first one where a test found a difference."""
         return min((d.step for d in self.differences), default=None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ReplayJSON:
         """The packed form (``FORMAT``): every string once, in ``strings``, and a frame written as indices
         into it, each part that did not change since the frame before written as ``null`` -- so an
         800-card game of 1,500 moves stays well under the 2 MB a report may take."""
@@ -74,28 +111,29 @@ class Replay:
         def ref(text: str) -> int:
             return strings.setdefault(text, len(strings))
 
-        def unless_same(now: Any, before: Any, packed: Any) -> Any:
-            return None if before is not None and now == before else packed
-
-        frames: list[list[Any]] = []
+        frames: list[PackedFrame] = []
         previous: Frame | None = None
         for f in self.frames:
-            old_seats = previous.seats if previous and len(previous.seats) == len(f.seats) else (None,) * len(f.seats)
-            old_piles = previous.piles if previous and len(previous.piles) == len(f.piles) else (None,) * len(f.piles)
-            seats = [None if o is not None and (s.name, s.cards) == (o.name, o.cards)
-                     else [ref(s.name), [ref(c) for c in s.cards]] for s, o in zip(f.seats, old_seats)]
-            piles = [unless_same(p, o, [ref(p.name), [ref(c) for c in p.cards], p.size])
-                     for p, o in zip(f.piles, old_piles)]
-            facts = unless_same(f.facts, previous and previous.facts, [[ref(a), ref(b)] for a, b in f.facts])
-            valid = unless_same(f.valid, previous and previous.valid, [ref(m) for m in f.valid])
+            old_seats: Sequence[Seat | None] = (
+                previous.seats if previous and len(previous.seats) == len(f.seats) else (None,) * len(f.seats))
+            old_piles: Sequence[Pile | None] = (
+                previous.piles if previous and len(previous.piles) == len(f.piles) else (None,) * len(f.piles))
+            seats = tuple(None if o is not None and (s.name, s.cards) == (o.name, o.cards)
+                          else (ref(s.name), tuple(ref(c) for c in s.cards)) for s, o in zip(f.seats, old_seats))
+            piles = tuple(_unless_same(p, o, (ref(p.name), tuple(ref(c) for c in p.cards), p.size))
+                          for p, o in zip(f.piles, old_piles))
+            facts = _unless_same(f.facts, previous.facts if previous else None,
+                                 tuple((ref(a), ref(b)) for a, b in f.facts))
+            valid = _unless_same(f.valid, previous.valid if previous else None, tuple(ref(m) for m in f.valid))
             current = next((i for i, s in enumerate(f.seats) if s.current), -1)
-            frames.append([f.step, ref(f.move), current, seats, piles, facts, valid])
+            frames.append((f.step, ref(f.move), current, seats, piles, facts, valid))
             previous = f
         return {"format": FORMAT, "title": self.title, "strings": list(strings), "frames": frames,
-                "differences": [asdict(d) for d in self.differences]}
+                "differences": [{"step": d.step, "what": d.what, "expected": d.expected, "got": d.got}
+                                for d in self.differences]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Replay:
+    def from_json(cls, data: ReplayJSON) -> Replay:
         """Read back what ``to_json`` wrote (``grader/core/templates/replay.js`` unpacks it the same way)."""
         if data.get("format") != FORMAT:
             raise ValueError(f"not a replay of format {FORMAT}: {str(data.get('format'))[:80]!r}")
@@ -104,16 +142,23 @@ class Replay:
         for step, move, current, seats, piles, facts, valid in data["frames"]:
             before = frames[-1] if frames else None
             seats_now = tuple(
-                Seat(text[s[0]], tuple(text[c] for c in s[1])) if s is not None else before.seats[i]  # type: ignore[union-attr]
+                Seat(text[s[0]], tuple(text[c] for c in s[1])) if s is not None else _earlier(before).seats[i]
                 for i, s in enumerate(seats))
             frames.append(Frame(
                 step, text[move],
                 tuple(dataclasses.replace(s, current=i == current) for i, s in enumerate(seats_now)),
                 tuple(Pile(text[p[0]], tuple(text[c] for c in p[1]), p[2]) if p is not None
-                      else before.piles[i] for i, p in enumerate(piles)),  # type: ignore[union-attr]
-                tuple((text[a], text[b]) for a, b in facts) if facts is not None else before.facts,  # type: ignore[union-attr]
-                tuple(text[m] for m in valid) if valid is not None else before.valid))  # type: ignore[union-attr]
+                      else _earlier(before).piles[i] for i, p in enumerate(piles)),
+                tuple((text[a], text[b]) for a, b in facts) if facts is not None else _earlier(before).facts,
+                tuple(text[m] for m in valid) if valid is not None else _earlier(before).valid))
         return cls(data["title"], tuple(frames), tuple(Difference(**d) for d in data.get("differences", ())))
+
+
+def _earlier(before: Frame | None) -> Frame:
+    """The frame before, whose part an unchanged one repeats: the first frame writes every part."""
+    if before is None:
+        raise ValueError("the first frame of a replay leaves a part out")
+    return before
 
 
 def embed_json(replay: Replay) -> str:
@@ -130,7 +175,7 @@ def embed_json(replay: Replay) -> str:
 MAX_FRAMES = 2000  # a replay shows at most this many steps, the last of them the difference's
 
 
-def replay_address(test: Any) -> str | None:
+def replay_address(test: TestResult) -> str | None:
     """Where a report shows a failed test's game, opened at its first difference: ``<test id>/step-<n>``
     (the fragment of ``report.html``'s address); None for a test with no replay (it passed, is hidden,
     did not fail on a game, or broke the grader)."""
@@ -140,14 +185,15 @@ def replay_address(test: Any) -> str | None:
     return f"{test.id}/step-{step}"
 
 
-def step_by_step(test: Any, report: str) -> str:
+def step_by_step(test: TestResult, report: str) -> str:
     """The words that send a student from a failure message to its replay in the HTML report at ``report``
     ('' when the test has none): JUnit ends the message with them."""
     address = replay_address(test)
     return f"\n\nSee the game step by step: {report}#{address}" if address else ""
 
 
-def replays_of(result: Any, frames_of: Any, title: str) -> dict[str, Replay]:
+def replays_of(result: SubmissionResult, frames_of: Callable[[str, str], Sequence[Frame]],
+               title: str) -> dict[str, Replay]:
     """The replays of a result's failed tests that played a game (test id -> replay), made with the game's
     ``replay_frames``.  A test whose game the reference cannot replay gets none (its message still shows)."""
     out: dict[str, Replay] = {}

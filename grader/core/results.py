@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from enum import Enum
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
-from grader.core.suite.judge import SuiteResult
+from grader.core.suite.judge import SuiteJSON, SuiteResult
 
 # The pipeline's fixed stages: the marks group of each kind of test that is not a scenario, and
 # where the group stands among the scenario groups (which all rank 1) in reports.
@@ -62,6 +62,15 @@ class Verdict(Enum):
         return "fail"
 
 
+class DifferenceRow(TypedDict):
+    """What differed at one step of a game, as the replay shows it (step 0: after newGame)."""
+
+    step: int
+    what: str  # the call a student recognises: "currentPlayer()"
+    expected: object  # in words (or a number): shown as text
+    got: object
+
+
 @dataclass
 class TestResult:
     id: str  # "group/name"
@@ -82,15 +91,15 @@ class TestResult:
     failed_after: int | None = None  # moves made when the failure showed (for shortening a game)
     earned: float = 1.0  # the share of its weight earned: the part of its rule seen to hold (PASSED, NOT_SHOWN)
     charged_to: str = ""  # what hid this test's rule, already charged by this other test (no second deduction)
-    rule_family: str = ""  # the family of what differed (grader.games.fcd18s2.observations.FAMILIES)
+    rule_family: str = ""  # the family of what differed (grader.games.fcd.observations.FAMILIES)
     failed_on: str = ""  # the observation (or probe) the test failed on
     skipped_probes: list[str] = field(default_factory=list)  # probes left out because they crashed or hung
     # The moves made before the submission's game stopped (a crash, a hang, a card not in the hand); None: every
     # move.  ``forced_at``: the first move its own isValidMove refused, made anyway; nothing from it on is charged.
     played_moves: int | None = None
     forced_at: int | None = None
-    # What differed, for the replay: {"step", "what", "expected", "got"} (step 0: after newGame)
-    difference: dict[str, Any] | None = None
+    # What differed, for the replay
+    difference: DifferenceRow | None = None
 
     @property
     def passed(self) -> bool:
@@ -114,11 +123,88 @@ class TestResult:
     def mark_group(self) -> str:
         return mark_group(self.kind, self.group)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OneTestJSON:
         data = asdict(self)
         data["verdict"] = self.verdict.value
         data["rules"] = list(self.rules)
-        return data
+        return cast(OneTestJSON, data)  # every field, by its name: ``OneTestJSON`` is the same list
+
+
+class OneTestJSON(TypedDict):
+    """``TestResult.to_json``: the fields by name, the verdict by its value.  A result stored before a field
+    existed lacks it (``NotRequired``): read back, it takes the field's default."""
+
+    id: str
+    group: str
+    rules: list[str]
+    weight: float
+    verdict: str
+    message: NotRequired[str]
+    notes: NotRequired[list[str]]
+    stdout: NotRequired[str]
+    stderr: NotRequired[str]
+    seconds: NotRequired[float]
+    hidden: NotRequired[bool]
+    kind: NotRequired[str]
+    repro: NotRequired[str | None]
+    deck: NotRequired[str]
+    moves: NotRequired[str]
+    failed_after: NotRequired[int | None]
+    earned: NotRequired[float]
+    charged_to: NotRequired[str]
+    rule_family: NotRequired[str]
+    failed_on: NotRequired[str]
+    skipped_probes: NotRequired[list[str]]
+    played_moves: NotRequired[int | None]
+    forced_at: NotRequired[int | None]
+    difference: NotRequired[DifferenceRow | None]
+
+
+class _TestFields(TypedDict):
+    """``OneTestJSON`` as ``TestResult`` takes it: the verdict and the rules made what they are."""
+
+    id: str
+    group: str
+    rules: tuple[str, ...]
+    weight: float
+    verdict: Verdict
+    message: NotRequired[str]
+    notes: NotRequired[list[str]]
+    stdout: NotRequired[str]
+    stderr: NotRequired[str]
+    seconds: NotRequired[float]
+    hidden: NotRequired[bool]
+    kind: NotRequired[str]
+    repro: NotRequired[str | None]
+    deck: NotRequired[str]
+    moves: NotRequired[str]
+    failed_after: NotRequired[int | None]
+    earned: NotRequired[float]
+    charged_to: NotRequired[str]
+    rule_family: NotRequired[str]
+    failed_on: NotRequired[str]
+    skipped_probes: NotRequired[list[str]]
+    played_moves: NotRequired[int | None]
+    forced_at: NotRequired[int | None]
+    difference: NotRequired[DifferenceRow | None]
+
+
+def from_test_json(data: OneTestJSON) -> TestResult:
+    """Read back what ``TestResult.to_json`` wrote."""
+    fields: _TestFields = {**data, "verdict": Verdict(data["verdict"]), "rules": tuple(data["rules"])}
+    return TestResult(**fields)
+
+
+class GroupMarksJSON(TypedDict):
+    """``GroupMarks`` as a result's JSON holds it (``not_shown`` and ``failed`` came later)."""
+
+    group: str
+    passed: int
+    total: int
+    marks: float
+    max_marks: float
+    not_shown: NotRequired[int]
+    failed: NotRequired[int]
 
 
 @dataclass
@@ -190,28 +276,56 @@ class SubmissionResult:
     def first_failure(self) -> TestResult | None:
         return next((t for t in self.tests if not t.passed), None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SubmissionJSON:
         return {
             "submission": self.submission, "source_hash": self.source_hash, "status": self.status,
             "score": self.score, "max_score": self.max_score, "build_ok": self.build_ok,
             "build_output": self.build_output, "build_notes": self.build_notes,
             "build_command": self.build_command, "profile": self.profile, "game": self.game, "sandbox": self.sandbox,
             "seconds": round(self.seconds, 3), "seed": self.seed,
-            "groups": [g.__dict__ for g in self.groups], "tests": [t.to_json() for t in self.tests],
+            "groups": [_group_json(g) for g in self.groups], "tests": [t.to_json() for t in self.tests],
             "repro_files": self.repro_files, "build_sources": self.build_sources,
             "suite": self.suite.to_json() if self.suite is not None else None,
             "unreadable": self.unreadable, "only": list(self.only),
         }
 
 
-def result_from_json(data: dict[str, Any]) -> SubmissionResult:
+def _group_json(g: GroupMarks) -> GroupMarksJSON:
+    return {"group": g.group, "passed": g.passed, "total": g.total, "marks": g.marks, "max_marks": g.max_marks,
+            "not_shown": g.not_shown, "failed": g.failed}
+
+
+class SubmissionJSON(TypedDict):
+    """``SubmissionResult.to_json``: what ``result.json`` and the batch's store hold.  The keys a result stored
+    before they existed lacks are ``NotRequired``; ``status``, ``score`` and ``max_score`` are derived (not read)."""
+
+    submission: str
+    source_hash: str
+    status: NotRequired[str]
+    score: NotRequired[float]
+    max_score: NotRequired[float]
+    build_ok: bool
+    build_output: str
+    build_notes: list[str]
+    build_command: list[str]
+    profile: str
+    game: NotRequired[str]
+    sandbox: str
+    seconds: float
+    seed: NotRequired[int]
+    groups: list[GroupMarksJSON]
+    tests: list[OneTestJSON]
+    repro_files: NotRequired[dict[str, str]]
+    build_sources: NotRequired[list[str]]
+    suite: NotRequired[SuiteJSON | None]
+    unreadable: NotRequired[str]
+    only: NotRequired[list[str]]
+
+
+def result_from_json(data: SubmissionJSON) -> SubmissionResult:
     """Read back what ``SubmissionResult.to_json`` wrote (the batch mode's store)."""
-    tests = []
-    for t in data["tests"]:
-        t = dict(t)
-        t["verdict"] = Verdict(t["verdict"])
-        t["rules"] = tuple(t["rules"])
-        tests.append(TestResult(**t))
+    tests = [from_test_json(t) for t in data["tests"]]
+    suite = data.get("suite")
     result = SubmissionResult(
         submission=data["submission"], source_hash=data["source_hash"], build_ok=data["build_ok"],
         build_output=data["build_output"], build_notes=data["build_notes"], build_command=data["build_command"],
@@ -219,7 +333,7 @@ def result_from_json(data: dict[str, Any]) -> SubmissionResult:
         seconds=data["seconds"],
         seed=data.get("seed", 0), repro_files=data.get("repro_files", {}),
         build_sources=data.get("build_sources", []),
-        suite=SuiteResult.from_json(data["suite"]) if data.get("suite") else None,
+        suite=SuiteResult.from_json(suite) if suite else None,
         unreadable=data.get("unreadable", ""), only=tuple(data.get("only", ())),
     )
     result.groups = [GroupMarks(**g) for g in data["groups"]]

@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from grader.core import protocol
 from grader.core.limits import Limits
+from grader.core.values import table, to_float, to_int
 
 CALL_FIELDS = 5  # step, probe, call, a, b: the call in progress (``grader.core.worker.Results.at``)
 ERROR_TAG = "error"  # a frame ``{"t": "error", "what": ..., "detail": ...}``: the child could not go on
@@ -55,19 +56,20 @@ class RunReport:
     wall: float
     stdout: str
     stderr: str
-    frames: tuple[Mapping[str, Any], ...]  # what the child sent, each a JSON object: student-controlled
+    # What the child sent, each a JSON object with a tag ("t"): student-controlled, of a shape the game checks
+    frames: tuple[Mapping[str, Any], ...]
     error: ChildError | None  # the first error frame, if any
 
     @classmethod
-    def from_worker(cls, header: Mapping[str, Any], bodies: Sequence[bytes]) -> RunReport:
+    def from_worker(cls, header: Mapping[str, object], bodies: Sequence[bytes]) -> RunReport:
         """Check the header (ours: anything wrong is ``MalformedReport``) and decode the frames
         (the student's: anything wrong is a protocol problem of the run)."""
         try:
-            limits = Limits.from_dict(header["limits"])
+            limits = Limits.from_dict(table(header["limits"]))
             enforced = Enforced(header["enforced"]) if header.get("enforced") is not None else None
             exit_code, signal = _int_or_none(header.get("exit_code")), _int_or_none(header.get("signal"))
-            cpu, wall = float(header.get("cpu", 0.0)), float(header.get("wall", 0.0))
-            maxrss = int(header.get("maxrss_kb", 0))
+            cpu, wall = to_float(header.get("cpu", 0.0)), to_float(header.get("wall", 0.0))
+            maxrss = to_int(header.get("maxrss_kb", 0))
             stdout, stderr = str(header.get("stdout", "")), str(header.get("stderr", ""))
             problem = header.get("protocol")
         except (KeyError, TypeError, ValueError) as err:
@@ -96,7 +98,7 @@ class RunReport:
         return [f for f in self.frames if f["t"] in tags]
 
 
-def _int_or_none(value: Any) -> int | None:
+def _int_or_none(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
@@ -104,7 +106,7 @@ def _int_or_none(value: Any) -> int | None:
     return value
 
 
-def _call(value: Any) -> tuple[int, ...] | None:
+def _call(value: object) -> tuple[int, ...] | None:
     """The call in progress, read back from memory the student's code could write: five ints or nothing."""
     if isinstance(value, list) and len(value) == CALL_FIELDS and \
             all(isinstance(v, int) and not isinstance(v, bool) for v in value):

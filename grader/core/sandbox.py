@@ -33,9 +33,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, TypedDict
 
 import cffi
 
@@ -70,7 +71,15 @@ class Mode:
     diagnosis: Diagnosis | None = None  # when degraded because bubblewrap is missing or cannot start
 
 
-def _as_sandbox_user() -> dict[str, object]:
+class _User(TypedDict, total=False):
+    """What ``subprocess`` takes to start a process as another user."""
+
+    user: int
+    group: int
+    extra_groups: list[int]
+
+
+def _as_sandbox_user() -> _User:
     if os.getuid() == 0:
         return {"user": SANDBOX_UID, "group": SANDBOX_UID, "extra_groups": []}
     return {}
@@ -98,7 +107,7 @@ def _readable_by_sandbox_user(path: str) -> bool:
         return True
     try:
         return subprocess.run([path, "-S", "-c", "pass"], capture_output=True, timeout=20, check=False,
-                              **_as_sandbox_user()).returncode == 0  # type: ignore[arg-type]
+                              **_as_sandbox_user()).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         return False
 
@@ -111,6 +120,13 @@ def sandbox_python() -> str | None:
         if Path(candidate).exists() and _readable_by_sandbox_user(candidate):
             return candidate
     return None
+
+
+def _file_of(module: types.ModuleType) -> Path:
+    """A module's file (every module the worker needs has one)."""
+    if module.__file__ is None:
+        raise TypeError(f"{module.__name__} has no file to copy or put on the path")
+    return Path(module.__file__)
 
 
 @functools.cache
@@ -130,7 +146,7 @@ def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     root = Path(tempfile.mkdtemp(prefix="fcd-runtime-"))
     atexit.register(shutil.rmtree, root, True)
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "schemas", "report", "*.toml")
-    ours = Path(grader.__file__).resolve().parent
+    ours = _file_of(grader).resolve().parent
     game = job_module.rsplit(".", 1)[0].split(".")  # grader.games.<game>
     (root / "grader" / "games").mkdir(parents=True)
     shutil.copy2(ours / "__init__.py", root / "grader")
@@ -138,12 +154,12 @@ def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     shutil.copytree(ours / "core", root / "grader" / "core", ignore=skip)
     shutil.copytree(ours.parent.joinpath(*game), root.joinpath(*game), ignore=skip)
     for name in packages:  # at their import path: a game may share another game's sandbox-side modules
-        shutil.copytree(Path(importlib.import_module(name).__file__).resolve().parent, root.joinpath(*name.split(".")),
+        shutil.copytree(_file_of(importlib.import_module(name)).resolve().parent, root.joinpath(*name.split(".")),
                         ignore=skip)
     for pkg in (cffi, pycparser, orjson):
-        shutil.copytree(Path(pkg.__file__).resolve().parent, root / Path(pkg.__file__).resolve().parent.name,
-                        ignore=skip)
-    shutil.copy2(_cffi_backend.__file__, root)
+        folder = _file_of(pkg).resolve().parent
+        shutil.copytree(folder, root / folder.name, ignore=skip)
+    shutil.copy2(_file_of(_cffi_backend), root)
     for p in [root, *root.rglob("*")]:
         os.chmod(p, 0o755 if p.is_dir() else 0o644)
     return root
@@ -248,7 +264,7 @@ def _bwrap_refusal(bwrap: str) -> str | None:
         argv = _bwrap_base(["--chdir", "/tmp", "--remount-ro", "/"]) + ["true"]
         argv[0] = bwrap
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=20,
-                              check=False, **_as_sandbox_user())  # type: ignore[arg-type]
+                              check=False, **_as_sandbox_user())
     except OSError as err:
         return f"could not run {bwrap}: {err}"
     except subprocess.TimeoutExpired:
@@ -305,7 +321,7 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
                                 "--chdir", "/tmp", "--remount-ro", "/"])
     argv += [python, "-S", "-B", "-m", "grader.core.worker", job_module]
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            **_as_sandbox_user())  # type: ignore[arg-type]
+                            **_as_sandbox_user())
 
 
 def worker_search_path(packages: tuple[str, ...] = ()) -> str:
@@ -315,10 +331,10 @@ def worker_search_path(packages: tuple[str, ...] = ()) -> str:
     import orjson  # noqa: PLC0415
     import pycparser  # noqa: PLC0415
 
-    ours = [str(Path(p.__file__).resolve().parent.parent)
+    ours = [str(_file_of(p).resolve().parent.parent)
             for p in (grader, *(importlib.import_module(name) for name in packages))]
-    extra = {str(Path(m.__file__).resolve().parent.parent) for m in (cffi, pycparser, orjson)}
-    extra.add(str(Path(_cffi_backend.__file__).resolve().parent))
+    extra = {str(_file_of(m).resolve().parent.parent) for m in (cffi, pycparser, orjson)}
+    extra.add(str(_file_of(_cffi_backend).resolve().parent))
     return os.pathsep.join(dict.fromkeys([*ours, *sorted(extra)]))
 
 
@@ -374,10 +390,11 @@ def run_limited(argv: list[str], work_dir: Path, timeout: float, *, output_cap: 
     try:
         proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=env, start_new_session=True,
-                                preexec_fn=limits, **user)  # type: ignore[arg-type]
+                                preexec_fn=limits, **user)
     except OSError as err:
         return Completed(None, "", f"could not start {argv[0]}: {err}", False, False, 0.0)
-    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()  # type: ignore[union-attr]
+    assert proc.stdout is not None and proc.stderr is not None  # (both PIPE)
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
     kept = {out_fd: bytearray(), err_fd: bytearray()}
     total = 0
     timed_out = capped = False
@@ -412,8 +429,8 @@ def run_limited(argv: list[str], work_dir: Path, timeout: float, *, output_cap: 
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         timed_out = True
-    proc.stdout.close()  # type: ignore[union-attr]
-    proc.stderr.close()  # type: ignore[union-attr]
+    proc.stdout.close()
+    proc.stderr.close()
     rc = proc.returncode
     return Completed(
         returncode=rc if rc is not None and rc >= 0 else None,

@@ -2,7 +2,7 @@
 
 ``SubmissionSession.open`` builds the submission (in the sandbox) and starts
 its worker; a game's session (for Final Card-Down,
-``grader.games.fcd18s2.session``) adds how one of its games is played on
+``grader.games.fcd.session``) adds how one of its games is played on
 both sides and judged.  The session keeps what holds across runs: the
 limits, and how many runs timed out (after a few, the rest get short limits).
 """
@@ -10,12 +10,12 @@ limits, and how many runs timed out (after a few, the rest get short limits).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Self
 
-from grader.core.build import BuildResult, build
+from grader.core.build import COMPILE_SECONDS, BuildResult, build
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
-from grader.core.limits import Limits
+from grader.core.limits import LimitChanges, Limits
 from grader.core.worker_client import WorkerClient
 
 # A hang is paid in full once: after the first game that times out, every later game runs under
@@ -24,7 +24,7 @@ from grader.core.worker_client import WorkerClient
 # machine, so a submission that hangs in every game costs seconds, not minutes, while a slow but
 # correct game of any length still runs to its end under the full wall limit.
 TIMEOUTS_BEFORE_SHORT_LIMITS = 1
-SHORT_LIMITS = {"cpu": 1, "stall": 0.1}
+SHORT_LIMITS: LimitChanges = {"cpu": 1, "stall": 0.1}
 
 
 class SubmissionSession:
@@ -40,14 +40,13 @@ class SubmissionSession:
                        if build_result.library else None)
 
     @classmethod
-    def open_game(cls, folder: Path, game: GameSpec, *, limits: Limits | dict[str, Any] | None = None,
-                  strict: frozenset[str] = frozenset(), compile_timeout: float | None = None) -> Any:
+    def open_game(cls, folder: Path, game: GameSpec, *, limits: Limits | LimitChanges | None = None,
+                  strict: frozenset[str] = frozenset(), compile_timeout: float | None = None) -> Self:
         """Build ``folder`` for ``game`` and start its worker.  ``limits``: complete, or a dict of
         the limits to change from the game's default marking configuration."""
         if not isinstance(limits, Limits):
             limits = MarkingConfig.load(game=game).limits.with_(**(limits or {}))
-        kwargs = {"timeout": compile_timeout} if compile_timeout else {}
-        result = build(Path(folder), game, **kwargs)
+        result = build(Path(folder), game, timeout=compile_timeout or COMPILE_SECONDS)
         return cls(Path(folder), game, result, limits, strict)
 
     def _count_timeout(self) -> None:
@@ -72,7 +71,7 @@ class SubmissionSession:
             self.client.close()
         self.build.cleanup()
 
-    def __enter__(self) -> SubmissionSession:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

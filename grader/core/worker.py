@@ -2,7 +2,7 @@
 
 Started by the grader (by exec, inside the sandbox: see ``grader.core.sandbox``) as
 ``python -m grader.core.worker JOB_MODULE``, the game's sandbox-side module (for
-Final Card-Down, ``grader.games.fcd18s2.play``).  It reads request frames on
+Final Card-Down, ``grader.games.fcd.play``).  It reads request frames on
 stdin and answers each with one response frame on stdout.  Every ``run`` request
 gets a fresh child (``Spare``), forked one game ahead: it drops privileges and
 sets its limits, waits for its request, and only then hands it to the job,
@@ -35,10 +35,35 @@ import struct
 import sys
 import time
 import types
-from typing import Any
+from typing import Mapping, NotRequired, TypedDict
 
 from grader.core import protocol
-from grader.core.limits import Limits
+from grader.core.limits import Limits, LimitsDict
+from grader.core.values import table, to_int
+
+# A request as the worker reads it: ``op`` (run, ping, exit), ``id``, and for a run ``limits``, ``max_frames`` and
+# what the game's job reads (the grader's JSON: each value is checked where it is read).
+Request = Mapping[str, object]
+
+
+class Response(TypedDict):
+    """The worker's answer to a run: the facts of how its child ended (``grader.core.run_report`` reads them)."""
+
+    frames: int
+    exit_code: int | None
+    signal: int | None
+    enforced: str | None
+    protocol: str | None
+    finished: bool
+    call: list[int]
+    cpu: float
+    maxrss_kb: int
+    wall: float
+    stdout: str
+    stderr: str
+    output_bytes: int
+    limits: LimitsDict
+    id: NotRequired[object]  # the request's, echoed (added by the server's loop)
 
 libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
@@ -104,7 +129,7 @@ class Results:
     def call_in_progress(self) -> list[int]:  # in the server: student-written, validated by the grader
         return list(self.CALL.unpack_from(self.area, self.HEAD.size))
 
-    def send(self, obj: Any) -> None:  # in the child
+    def send(self, obj: object) -> None:  # in the child
         framed = protocol.encode(obj)
         end = self.end + len(framed)
         if end > len(self.area):
@@ -124,7 +149,8 @@ class Results:
         head = self.FRAMES_AT
         committed = self.HEAD.unpack_from(self.area, 0)[0]
         end = head + min(committed, len(self.area) - head)
-        frames, pos = [], head
+        frames: list[bytes] = []
+        pos = head
         while pos < end:
             if len(frames) == most:
                 raise protocol.ProtocolError(f"more than the {most} frames a game of this length sends")
@@ -140,7 +166,7 @@ class Results:
         self.area.close()
 
 
-def _enter_limits(limits: dict[str, Any], address_space: int, request_fd: int, out_fd: int, err_fd: int,
+def _enter_limits(limits: LimitsDict, address_space: int, request_fd: int, out_fd: int, err_fd: int,
                   parent: int) -> None:
     """Own session, no inherited descriptors but the request's (now fd 3), rlimits, an unprivileged uid.
 
@@ -174,7 +200,7 @@ def _enter_limits(limits: dict[str, Any], address_space: int, request_fd: int, o
     libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
-def child_main(limits: dict[str, Any], request_fd: int, results: Results, address_space: int, out_fd: int,
+def child_main(limits: LimitsDict, request_fd: int, results: Results, address_space: int, out_fd: int,
                err_fd: int, parent: int) -> None:
     """A spare child: enter the limits, wait for a game, play it, exit.  Never returns."""
     gc.disable()  # a child lives for one game: no collector touching copy-on-write pages
@@ -186,7 +212,7 @@ def child_main(limits: dict[str, Any], request_fd: int, results: Results, addres
             os._exit(0)
         os.write(3, b"\x01")  # taken: from here on the game is this child's
         os.close(3)
-        JOB.run(request, results)
+        job().run(request, results)
         libc.fflush(None)
         results.finish()  # before closing: the server takes two end-of-files plus this as "over"
         os.close(1)
@@ -229,7 +255,7 @@ class Capture:
 
 def _descendants() -> list[int]:
     """Our children, reparented orphans included (we are a subreaper)."""
-    pids = []
+    pids: list[int] = []
     try:
         for task in os.listdir("/proc/self/task"):
             with open(f"/proc/self/task/{task}/children") as f:
@@ -282,7 +308,7 @@ class Spare:
     game playing beside it (not dumpable).
     """
 
-    def __init__(self, limits: dict[str, Any]) -> None:
+    def __init__(self, limits: LimitsDict) -> None:
         self.limits = limits
         self.results = Results()
         address_space = _vm_size()  # the child starts with our mappings; its memory limit is on top
@@ -299,7 +325,7 @@ class Spare:
             os.close(fd)
         self.pidfd = os.pidfd_open(self.pid)
 
-    def hand_over(self, request: dict[str, Any]) -> bool:
+    def hand_over(self, request: Request) -> bool:
         """Send the game and see it taken; False if this spare can no longer take it."""
         try:
             os.kill(self.pid, signal.SIGCONT)  # the last game may have stopped it
@@ -322,9 +348,9 @@ class Spare:
         self.results.close()
 
 
-def game_limits(request: dict[str, Any]) -> dict[str, Any]:
+def game_limits(request: Request) -> LimitsDict:
     """The request's limits, complete (the worker has no defaults of its own)."""
-    return Limits.from_dict(request["limits"]).as_dict()
+    return Limits.from_dict(table(request["limits"])).as_dict()
 
 
 class ForkServer:
@@ -345,7 +371,7 @@ class ForkServer:
         ``wait``, only kill what is there now (the next ``run`` finishes the job)."""
         return sweep(keep=self.spare.pid if self.spare else None, wait=wait)
 
-    def _child_for(self, request: dict[str, Any], limits: dict[str, Any]) -> tuple[Spare, float]:
+    def _child_for(self, request: Request, limits: LimitsDict) -> tuple[Spare, float]:
         """A child holding ``request``, and when it got it."""
         spare, self.spare = self.spare, None
         if spare is not None and spare.limits != limits:
@@ -367,7 +393,7 @@ class ForkServer:
             self.spare = None
         self.tidy()
 
-    def run(self, request: dict[str, Any]) -> tuple[list[bytes], dict[str, Any]]:
+    def run(self, request: Request) -> tuple[list[bytes], Response]:
         """Run one request in a fresh child: its frames (raw) and the facts of how it ended."""
         self.tidy()
         limits = game_limits(request)
@@ -380,7 +406,7 @@ class ForkServer:
         return supervise(child, request, limits, start)
 
 
-def run_one(request: dict[str, Any]) -> tuple[list[bytes], dict[str, Any]]:
+def run_one(request: Request) -> tuple[list[bytes], Response]:
     """One game in one fresh child, no spare kept (tests, tools)."""
     server = ForkServer(ahead=False)
     try:
@@ -389,22 +415,21 @@ def run_one(request: dict[str, Any]) -> tuple[list[bytes], dict[str, Any]]:
         server.close()
 
 
-def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
-              start: float) -> tuple[list[bytes], dict[str, Any]]:
+def supervise(child: Spare, request: Request, limits: LimitsDict, start: float) -> tuple[list[bytes], Response]:
     """Watch a child play its game -- deadline, output caps -- until it has finished (results
     marked finished, stdout and stderr closed) or is gone; then read its results."""
     pid, pidfd, results, out_r, err_r = child.pid, child.pidfd, child.results, child.out_r, child.err_r
     out, err = Capture(KEEP_OUTPUT), Capture(KEEP_OUTPUT)
-    enforced = None
+    enforced: str | None = None
     output_cap = int(limits["output_kb"]) * 1024
     deadline = start + float(limits["wall"])
     stall = float(limits["stall"])  # no new frame and no new step for this long: it hangs (0: no such limit)
     progress, progress_at = results.progress(), start
-    status = None
-    rusage = None
+    status: int | None = None
+    rusage: resource.struct_rusage | None = None
     finished = False
     open_fds = {out_r: out, err_r: err}
-    exit_time = None
+    exit_time = start  # (when the child was seen to exit)
     poller = select.poll()
     for fd in (*open_fds, pidfd):
         poller.register(fd, select.POLLIN | select.POLLHUP)
@@ -451,20 +476,21 @@ def supervise(child: Spare, request: dict[str, Any], limits: dict[str, Any],
     if status is None and not finished:
         _kill_tree(pid)
         _, status, rusage = os.wait4(pid, 0)
+    protocol_problem = None
     wall = time.monotonic() - start
     for fd in (out_r, err_r, pidfd):
         os.close(fd)
-    protocol_problem = None
     try:
-        bodies = results.frames(most=int(request["max_frames"]))
+        bodies = results.frames(most=to_int(request["max_frames"]))
     except protocol.ProtocolError as problem:
         bodies, protocol_problem = [], str(problem)
     call = results.call_in_progress()
     results.close()
     child.request.close()
-    if finished:  # it exits 0 next; how much CPU and memory it used is known only to tidy()
-        exit_code, signum = 0, None
-    else:
+    # Finished: it exits 0 next, and how much CPU and memory it used is known only to tidy().  Else: reaped above.
+    exit_code: int | None = 0
+    signum: int | None = None
+    if not finished and status is not None:
         exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
         signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     if exit_code == RESULTS_FULL_EXIT and protocol_problem is None:
@@ -510,7 +536,7 @@ def _keep_single_threaded() -> None:
         return
     stub = types.ModuleType("subprocess", "No subprocesses in the worker (see grader.core.worker).")
 
-    def check_output(*_args: Any, **_kwargs: Any) -> bytes:
+    def check_output(*_args: object, **_kwargs: object) -> bytes:
         raise OSError("the worker runs no subprocess")
 
     stub.check_output = check_output  # type: ignore[attr-defined]
@@ -524,7 +550,14 @@ def load_job(name: str) -> types.ModuleType:
     return importlib.import_module(name)
 
 
-JOB: Any = None  # the game's sandbox-side module, set once (``use_job``) before any fork
+JOB: types.ModuleType | None = None  # the game's sandbox-side module, set once (``use_job``) before any fork
+
+
+def job() -> types.ModuleType:
+    """The game's sandbox-side module (``use_job`` sets it before the server starts)."""
+    if JOB is None:
+        raise RuntimeError("the worker has no job: use_job first")
+    return JOB
 
 
 def use_job(name: str) -> None:
@@ -546,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     for sig in RESET_SIGNALS:  # defaults here, so every child starts with them at no cost
         signal.signal(sig, signal.SIG_DFL)
-    JOB.warm_up()  # e.g. parse the declarations and build the call interfaces once, before any fork
+    job().warm_up()  # e.g. parse the declarations and build the call interfaces once, before any fork
     gc.freeze()  # children never walk (and so never copy) the server's objects
     server = ForkServer()
     try:

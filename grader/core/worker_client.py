@@ -13,7 +13,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import Mapping
 
 from grader.core import protocol
 from grader.core.limits import Limits
@@ -35,14 +35,14 @@ class WorkerClient:
         self.packages = packages  # what else of the game's the worker imports (its reference engine)
         self.proc: subprocess.Popen[bytes] | None = None
         self.restarts = 0
-        self.pong: dict[str, Any] = {}  # what the worker said of itself when it started
+        self.pong: dict[str, object] = {}  # what the worker said of itself when it started
         self._next_id = 0
 
     def _start(self) -> subprocess.Popen[bytes]:
         proc = worker_popen(self.library.parent, self.job_module, self.packages)
         self.proc = proc
         try:
-            pong = self._exchange({"op": "ping"}, START_SECONDS)
+            pong, _ = self._exchange({"op": "ping"}, START_SECONDS)
         except WorkerLost:
             self.close()
             raise
@@ -52,8 +52,10 @@ class WorkerClient:
         self.pong = pong
         return proc
 
-    def _exchange(self, request: dict[str, Any], timeout: float, *, with_frames: bool = False) -> Any:
-        """Send one request; its answer (a header frame, then ``frames`` frames of the child's)."""
+    def _exchange(self, request: Mapping[str, object], timeout: float, *,
+                  with_frames: bool = False) -> tuple[object, list[bytes]]:
+        """Send one request; its answer: a header frame (the worker's JSON, of a shape the caller checks) and,
+        ``with_frames``, the raw frames of the child's it announces (``frames``), which follow it."""
         proc = self.proc
         assert proc is not None and proc.stdin is not None and proc.stdout is not None
         try:
@@ -64,8 +66,9 @@ class WorkerClient:
         fd = proc.stdout.fileno()
         buf = protocol.FrameBuffer()
         deadline = time.monotonic() + timeout
-        header: Any = None
-        frames: list[Any] = []
+        header: object = None
+        announced = 0  # the frames the header says follow it
+        frames: list[bytes] = []
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -88,16 +91,17 @@ class WorkerClient:
                 if not with_frames:
                     if got or buf.buf:
                         raise WorkerLost("the worker sent more than one answer")
-                    return header
+                    return header, []
                 if not isinstance(header, dict) or not isinstance(header.get("frames"), int):
                     raise WorkerLost("the worker's answer has no frame count")
+                announced = header["frames"]
             frames.extend(got)
-            if header is not None and len(frames) >= header["frames"]:
-                if len(frames) > header["frames"] or buf.buf:
+            if header is not None and len(frames) >= announced:
+                if len(frames) > announced or buf.buf:
                     raise WorkerLost("the worker sent more than it announced")
                 return header, frames
 
-    def run(self, job: dict[str, Any], limits: Limits, max_frames: int) -> RunReport:
+    def run(self, job: Mapping[str, object], limits: Limits, max_frames: int) -> RunReport:
         """Run one job of the game's (``job``: what its sandbox module reads) in a fresh child:
         how it ended and the frames it sent, checked (``RunReport``)."""
         if self.proc is None or self.proc.poll() is not None:
@@ -110,7 +114,7 @@ class WorkerClient:
                    "limits": limits.as_dict(), "max_frames": max_frames}
         try:
             response, frames = self._exchange(request, limits.wall + RESPONSE_SLACK, with_frames=True)
-            if response.get("id") != self._next_id:
+            if not isinstance(response, dict) or response.get("id") != self._next_id:  # (a dict: checked above)
                 raise WorkerLost("the worker's answer does not match the request")
             return RunReport.from_worker(response, frames)
         except (WorkerLost, MalformedReport) as err:

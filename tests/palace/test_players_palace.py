@@ -11,15 +11,17 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.arena.game import ArenaGame
 from grader.core.arena.match import play_match
 from grader.core.arena.players import BotPlayer
 from grader.core.config import MarkingConfig
 from grader.core.limits import Limits
 from grader.games.fcd18s2 import GAME as FCD
-from grader.games.palace.arena import PalaceArena, StudentPlayer
+from grader.games.palace.arena import PalaceSeating, StudentPlayer
 
 PLAYERS = Path(__file__).resolve().parents[2] / "fixtures" / "palace" / "players"
-ARENA = PalaceArena()
+SEATING = PalaceSeating()
+ARENA = ArenaGame(SEATING.engine, SEATING)
 
 
 def _limits() -> Limits:

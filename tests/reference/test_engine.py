@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import reference
 from grader.core.native import snake
-from grader.games.fcd18s2.loader import API_FUNCTIONS, header_constants
+from grader.games.fcd18s2.interface import API, API_FUNCTIONS
 from reference import (
     NO_WINNER,
     NOT_FINISHED,
@@ -48,7 +48,7 @@ def test_every_game_h_function_has_a_snake_case_counterpart() -> None:
 
 
 def test_enums_and_constants_equal_the_c_header() -> None:
-    consts = header_constants()
+    consts = API.header_constants()
     assert (consts["NOT_FINISHED"], consts["NO_WINNER"], consts["NUM_PLAYERS"]) == (NOT_FINISHED, NO_WINNER, 4)
     assert [int(a) for a in (Action.DRAW_CARD, Action.PLAY_CARD, Action.END_TURN)] == [0, 1, 2]
     assert [int(c) for c in Color] == list(range(5)) and Color.PURPLE == 4

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from grader.core.engine import random_playout
-from grader.games.fcd17s2.engine import ENGINE, LARGEST_RANDOM_DECK, SMALLEST_DECK
+from grader.games.fcd.engine import LARGEST_RANDOM_DECK, SMALLEST_DECK
+from grader.games.fcd17s2.engine import ENGINE
 from reference.fcd17s2 import NO_WINNER, MoveSpec
 
 

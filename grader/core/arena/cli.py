@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from grader.core.config import ConfigError, MarkingConfig
 from grader.core.replay import Difference, Replay, embed_json
@@ -25,6 +25,12 @@ from grader.games import get as get_game
 
 from .match import MatchRecord
 from .tournament import Entrant, Settings, Tournament, run_tournament
+
+if TYPE_CHECKING:
+    from grader.core.gamespec import GameSpec
+
+    from .game import ArenaGame
+    from .players import Player
 
 
 def entrants_of(names: Sequence[str], bots: Sequence[str]) -> list[Entrant]:
@@ -61,7 +67,7 @@ def print_standings(t: Tournament) -> None:
     print(f"{len(t.records)} games in {t.rounds} round(s){early}")
 
 
-def write_games(t: Tournament, out: Path, game: Any) -> list[tuple[int, MatchRecord]]:
+def write_games(t: Tournament, out: Path, game: GameSpec) -> list[tuple[int, MatchRecord]]:
     """Every game as JSON with its replay; a game with a forfeit as an HTML page too.  The games with forfeits."""
     from grader.core.report.html import JINJA, REPLAY_SCRIPTS, scripts  # noqa: PLC0415
 
@@ -101,7 +107,7 @@ def qualify_marks(t: Tournament, student: str, marks: dict[str, float]) -> list[
     return out
 
 
-def _serve(game: Any, arena: Any, entrants: Sequence[Entrant], config: MarkingConfig, port: int) -> int:
+def _serve(game: GameSpec, arena: ArenaGame, entrants: Sequence[Entrant], config: MarkingConfig, port: int) -> int:
     from grader.core.arena.players import BotPlayer  # noqa: PLC0415
 
     from .web import serve  # noqa: PLC0415
@@ -109,9 +115,14 @@ def _serve(game: Any, arena: Any, entrants: Sequence[Entrant], config: MarkingCo
     if len(entrants) != arena.seats - 1:
         print(f"fcd-play --web: name {arena.seats - 1} opponents (or none, for the baselines)", file=sys.stderr)
         return 2
-    opponents = [BotPlayer(e.name, arena.bots[e.source], i) if e.kind == "bot" else
-                 arena.student_player(e.source, e.name, config.player_limits, str(config.players["other_hands"]))
-                 for i, e in enumerate(entrants)]
+    student = arena.student_player
+    if student is None and any(e.kind != "bot" for e in entrants):
+        print(f"fcd-play --web: students cannot play {arena.title}", file=sys.stderr)
+        return 2
+    opponents: list[Player] = [
+        BotPlayer(e.name, arena.bots[e.source], i) if e.kind == "bot" or student is None else
+        student(e.source, e.name, config.player_limits, str(config.players["other_hands"]))
+        for i, e in enumerate(entrants)]
     server = serve(game, opponents, port)
     print(f"Play at http://127.0.0.1:{server.server_address[1]}/  (Ctrl-C to stop)", flush=True)
     try:
@@ -144,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     if game.arena is None:
         print(f"fcd-play: {game.title} has no game runner", file=sys.stderr)
         return 2
-    arena = game.arena()
+    arena = game.arena_game()
     try:
         config = MarkingConfig.load(args.config, game=game)
         names = [args.qualify, *arena.bots] if args.qualify else args.players
@@ -171,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"({args.out}/games/{n}.html#game/step-{f.move})")
     standings = [{"name": s.name, "kind": s.kind, "games": s.games, "wins": s.wins, "win_interval": s.win_interval,
                   "place": s.place, "forfeits": s.forfeits, "rating": s.rating} for s in t.standings]
-    summary: dict[str, Any] = {"game": game.title, "standings": standings, "rounds": t.rounds}
+    summary: dict[str, object] = {"game": game.title, "standings": standings, "rounds": t.rounds}
     if args.qualify:
         marks = qualify_marks(t, student, config.players["marks"])
         summary["marks"] = [{"what": w, "marks": m, "max": x, "why": why} for w, m, x, why in marks]

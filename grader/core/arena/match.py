@@ -11,7 +11,7 @@ is stopped and placed the same way, with no winner.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence, TypedDict
 
 from .game import ArenaGame
 from .players import Player, Table
@@ -26,6 +26,25 @@ class Forfeit:
     why: str
 
 
+class ForfeitJSON(TypedDict):
+    seat: int
+    move: int
+    why: str
+
+
+class MatchJSON(TypedDict):
+    """``MatchRecord.to_json``: its fields by name."""
+
+    deck: str
+    players: list[str]
+    moves: list[str]
+    forfeits: list[ForfeitJSON]
+    winner: int | None
+    places: list[float]
+    stopped: bool
+    notes: list[str]
+
+
 @dataclass
 class MatchRecord:
     deck: str
@@ -37,17 +56,18 @@ class MatchRecord:
     stopped: bool = False  # still going after the move limit
     notes: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
-        data = dict(self.__dict__)
-        data["forfeits"] = [f.__dict__ for f in self.forfeits]
-        return data
+    def to_json(self) -> MatchJSON:
+        return {"deck": self.deck, "players": self.players, "moves": self.moves,
+                "forfeits": [{"seat": f.seat, "move": f.move, "why": f.why} for f in self.forfeits],
+                "winner": self.winner, "places": self.places, "stopped": self.stopped, "notes": self.notes}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MatchRecord:
-        return cls(**{**data, "forfeits": [Forfeit(**f) for f in data["forfeits"]]})
+    def from_json(cls, data: MatchJSON) -> MatchRecord:
+        return cls(data["deck"], data["players"], data["moves"], [Forfeit(**f) for f in data["forfeits"]],
+                   data["winner"], data["places"], data["stopped"], data["notes"])
 
 
-def places(game: ArenaGame, state: Any, forfeited: Sequence[int]) -> tuple[int | None, list[float]]:
+def places(game: ArenaGame, state: object, forfeited: Sequence[int]) -> tuple[int | None, list[float]]:
     """(winner, place of each seat): the winner first, the live seats by what they hold, those that forfeited
     last (the first to forfeit last of all)."""
     winner = game.winner(state)
@@ -64,7 +84,7 @@ def places(game: ArenaGame, state: Any, forfeited: Sequence[int]) -> tuple[int |
     return winner, out
 
 
-def turn(game: ArenaGame, state: Any, player: Player, legal: Sequence[str], table: Table,
+def turn(game: ArenaGame, state: object, player: Player, legal: Sequence[str], table: Table,
          forfeited: bool) -> tuple[str | None, str, list[str]]:
     """The move of the seat to move (its stand-in's if it forfeited earlier), or None and why it forfeits now;
     and the notes on what it did."""
@@ -77,7 +97,7 @@ def turn(game: ArenaGame, state: Any, player: Player, legal: Sequence[str], tabl
     return (None if why else decision.move), why, notes
 
 
-def play_match(game: ArenaGame, deck: Any, players: Sequence[Player], max_moves: int = MAX_MOVES) -> MatchRecord:
+def play_match(game: ArenaGame, deck: object, players: Sequence[Player], max_moves: int = MAX_MOVES) -> MatchRecord:
     """Play one game of ``players`` (by seat) on ``deck``."""
     deck_text = game.format_deck(deck)
     record = MatchRecord(deck_text, [p.name for p in players])

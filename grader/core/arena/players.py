@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 
 @dataclass(frozen=True)
@@ -26,10 +26,15 @@ class Table:
 
 
 class Player(Protocol):
-    name: str
-    kind: str  # "bot" or "student"
+    """A seat's player: the game's state (the game's own value) and its legal moves in, a decision out."""
 
-    def decide(self, state: Any, legal: Sequence[str], table: Table) -> Decision: ...
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...  # "bot" or "student"
+
+    def decide(self, state: object, legal: Sequence[str], table: Table) -> Decision: ...
 
     def close(self) -> None: ...
 
@@ -39,7 +44,7 @@ class BotPlayer:
     """A baseline: ``policy(state, legal moves, rng) -> move``, with its own seeded random numbers."""
 
     name: str
-    policy: Callable[[Any, Sequence[str], random.Random], str]
+    policy: Callable[[object, Sequence[str], random.Random], str]  # (``game.Policy``)
     seed: int = 0
     kind: str = "bot"
     rng: random.Random = field(init=False)
@@ -47,7 +52,7 @@ class BotPlayer:
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
-    def decide(self, state: Any, legal: Sequence[str], table: Table) -> Decision:
+    def decide(self, state: object, legal: Sequence[str], table: Table) -> Decision:
         return Decision(self.policy(state, legal, self.rng))
 
     def close(self) -> None:

@@ -13,7 +13,10 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from openskill.models.weng_lin.plackett_luce import PlackettLuceRating
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
@@ -80,10 +83,10 @@ def ratings(games: Sequence[tuple[Sequence[str], Sequence[float]]]) -> dict[str,
     from openskill.models import PlackettLuce  # noqa: PLC0415 - only a tournament needs it
 
     model = PlackettLuce()
-    current: dict[str, object] = {}
+    current: dict[str, PlackettLuceRating] = {}
     for names, places in games:
         teams = [[current.setdefault(n, model.rating(name=n))] for n in names]
         rated = model.rate(teams, ranks=list(places))
         for n, team in zip(names, rated):
             current[n] = team[0]
-    return {n: (r.mu, r.sigma, r.ordinal()) for n, r in current.items()}  # type: ignore[attr-defined]
+    return {n: (r.mu, r.sigma, r.ordinal()) for n, r in current.items()}

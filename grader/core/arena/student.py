@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from grader.core.arena.players import Decision
 from grader.core.build import CC, CFLAGS, trim
@@ -22,12 +22,12 @@ from grader.core.sandbox import prepare_dir, run_limited
 from grader.core.worker_client import WorkerClient, WorkerLost
 
 
-def ask_player(client: WorkerClient, request: dict[str, Any], limits: Limits, refused_names: dict[int, str],
-               refusal: str) -> tuple[dict[str, Any] | None, Decision | None, tuple[str, ...]]:
+def ask_player(client: WorkerClient, request: Mapping[str, object], limits: Limits, refused_names: dict[int, str],
+               refusal: str) -> tuple[Mapping[str, Any] | None, Decision | None, tuple[str, ...]]:
     """One decideMove of a student's player, in a fresh sandboxed child (every game's ``decide`` job):
-    its answer frame, or the forfeit it earned (it crashed, hung, printed too much, gave no answer,
-    called a function the guard refuses -- ``refused_names``, by the guard's bits, ``refusal`` says why
-    not --, or changed the game), and the notes on what else it did."""
+    its answer frame (the worker's JSON: the game checks it), or the forfeit it earned (it crashed, hung,
+    printed too much, gave no answer, called a function the guard refuses -- ``refused_names``, by the guard's
+    bits, ``refusal`` says why not --, or changed the game), and the notes on what else it did."""
     try:
         report = client.run(request, limits, 4)
     except WorkerLost as lost:

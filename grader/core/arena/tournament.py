@@ -15,11 +15,16 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .match import MatchRecord, play_match
 from .players import BotPlayer
 from .stats import Sprt, mean_interval, ratings, wilson
+
+if TYPE_CHECKING:
+    from grader.core.limits import LimitsDict
+
+    from .players import Player
 
 
 @dataclass(frozen=True)
@@ -58,11 +63,11 @@ class Settings:
     """What every table of a tournament plays under (the marking configuration's ``[players]``)."""
 
     max_moves: int
-    limits: dict[str, Any]  # of one call of a student's decideMove (``Limits.as_dict``)
+    limits: LimitsDict  # of one call of a student's decideMove (``Limits.as_dict``)
     other_hands: str  # "allowed" or "forbidden"
 
 
-_PLAYERS: dict[tuple[str, Entrant, str, str], Any] = {}  # each process's players, made once, closed when it ends
+_PLAYERS: dict[tuple[str, Entrant, str, str], Player] = {}  # each process's players, made once, closed when it ends
 
 
 def close_players() -> None:
@@ -71,17 +76,19 @@ def close_players() -> None:
         _PLAYERS.popitem()[1].close()
 
 
-def _player(game_name: str, entrant: Entrant, seed: int, settings: Settings) -> Any:
+def _player(game_name: str, entrant: Entrant, seed: int, settings: Settings) -> Player:
     from grader.core.limits import Limits  # noqa: PLC0415
     from grader.games import get  # noqa: PLC0415
 
-    arena = get(game_name).arena()
+    arena = get(game_name).arena_game()
     if entrant.kind == "bot":
         return BotPlayer(entrant.name, arena.bots[entrant.source], seed)
     key = (game_name, entrant, json.dumps(settings.limits, sort_keys=True), settings.other_hands)
     if key not in _PLAYERS:
         if not _PLAYERS:  # a pool's process ends by os._exit: atexit would not run, multiprocessing's finalizers do
             Finalize(None, close_players, exitpriority=10)
+        if arena.student_player is None:
+            raise ValueError(f"{entrant.name}: students cannot play {arena.title}")
         _PLAYERS[key] = arena.student_player(entrant.source, entrant.name, Limits.from_dict(settings.limits),
                                              settings.other_hands)
     return _PLAYERS[key]
@@ -91,7 +98,7 @@ def play_table(game_name: str, table: Table, settings: Settings) -> list[MatchRe
     """The table's deck, once per rotation of its players through the seats."""
     from grader.games import get  # noqa: PLC0415
 
-    arena = get(game_name).arena()
+    arena = get(game_name).arena_game()
     deck = arena.random_deck(random.Random(table.deck_seed))
     n = len(table.entrants)
     records = []

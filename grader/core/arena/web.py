@@ -19,11 +19,14 @@ import random
 import threading
 from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 from urllib.parse import urlsplit
 
 from .match import places, turn
 from .players import Player, Table
+
+if TYPE_CHECKING:
+    from grader.core.gamespec import GameSpec
 
 HUMAN = 0  # the seat a person takes
 MAX_BODY = 4096  # bytes of a request the server reads
@@ -32,8 +35,8 @@ MAX_BODY = 4096  # bytes of a request the server reads
 class WebGame:
     """One game at a time: a person at seat 0 and ``opponents`` at the others."""
 
-    def __init__(self, spec: Any, opponents: Sequence[Player]) -> None:
-        self.spec, self.arena, self.opponents = spec, spec.arena(), list(opponents)
+    def __init__(self, spec: GameSpec, opponents: Sequence[Player]) -> None:
+        self.spec, self.arena, self.opponents = spec, spec.arena_game(), list(opponents)
         self.lock = threading.Lock()
         self.new(0)
 
@@ -70,7 +73,7 @@ class WebGame:
         self._others_play()
         return ""
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> dict[str, object]:
         frames = self.spec.replay_frames(self.deck_text, " ".join(self.moves))
         finished = self.arena.finished(self.state)
         winner, placed = places(self.arena, self.state, []) if finished else (None, [])
@@ -86,7 +89,7 @@ class WebGame:
 
 def handler(game: WebGame, page: str) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:  # quiet: a person is playing
+        def log_message(self, *args: object) -> None:  # quiet: a person is playing
             pass
 
         def _send(self, code: int, body: bytes, kind: str) -> None:
@@ -97,7 +100,7 @@ def handler(game: WebGame, page: str) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(body)
 
-        def _json(self, data: Any, code: int = 200) -> None:
+        def _json(self, data: object, code: int = 200) -> None:
             self._send(code, json.dumps(data).encode(), "application/json")
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -136,6 +139,6 @@ def render_page() -> str:
     return JINJA.get_template("play.html").render(script=scripts("table.js", "play.js"))
 
 
-def serve(spec: Any, opponents: Sequence[Player], port: int = 8765) -> ThreadingHTTPServer:
+def serve(spec: GameSpec, opponents: Sequence[Player], port: int = 8765) -> ThreadingHTTPServer:
     """A server on 127.0.0.1:``port`` (0: any free port); call ``serve_forever`` on it."""
     return ThreadingHTTPServer(("127.0.0.1", port), handler(WebGame(spec, opponents), render_page()))

@@ -20,13 +20,16 @@ import logging
 import os
 import socket
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from distributed import WorkerPlugin
 from distributed.core import Status
 
 from grader.core.batch.requirements import WorkerRefused, check_worker, worker_problems
 from grader.core.batch.store import grader_version
+
+if TYPE_CHECKING:
+    from distributed import Worker
 
 RESOURCE = "grading"  # one per core: every grading task asks for one
 logger = logging.getLogger("fcd.batch")
@@ -59,7 +62,7 @@ def why_not_grading(expected_version: str) -> list[str]:
     return problems
 
 
-def _ask_for_work(worker: Any) -> None:
+def _ask_for_work(worker: Worker) -> None:
     """Make the scheduler look again at the tasks no worker could take: it does so when a worker joins or
     resumes, not when a worker's resources change, so a task submitted before this worker had its slot
     would wait for ever.  Pausing and resuming (the signal a worker gives after memory pressure) is that."""
@@ -77,7 +80,7 @@ class GradingRequirements(WorkerPlugin):
     def __init__(self, expected_version: str) -> None:
         self.expected_version = expected_version
 
-    async def setup(self, worker: Any) -> None:
+    async def setup(self, worker: Worker) -> None:
         # In a thread: the check starts gcc and bubblewrap, and the worker's event loop keeps its heartbeats.
         problems = await asyncio.to_thread(why_not_grading, self.expected_version)
         slots = worker.state.total_resources.get(RESOURCE)
@@ -92,6 +95,11 @@ class GradingRequirements(WorkerPlugin):
             _ask_for_work(worker)
 
 
-def worker_report(expected_version: str) -> dict[str, Any]:
+class WorkerReport(TypedDict):
+    where: str  # host:pid
+    problems: list[str]  # why it may not grade ([] when it may)
+
+
+def worker_report(expected_version: str) -> WorkerReport:
     """Run on every worker by the client: where it is and why it may not grade."""
     return {"where": f"{socket.gethostname()}:{os.getpid()}", "problems": why_not_grading(expected_version)}

@@ -21,9 +21,12 @@ import logging
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from grader.core.batch.task import GradeJob, GradeOutput, grade_submission
+
+if TYPE_CHECKING:
+    from distributed import Future as DaskFuture
 
 LOST_WORKER_RETRIES = 2  # a task whose worker died is run again up to this many times
 NO_WORKER_WAIT = 30.0  # seconds no worker can take a task before the batch says so (and the command to start one)
@@ -188,7 +191,7 @@ class DaskCluster:
     def run(self, jobs: Iterable[GradeJob]) -> Iterator[tuple[GradeJob, GradeOutput | BaseException]]:
         from distributed import as_completed  # noqa: PLC0415
 
-        futures: dict[Any, GradeJob] = {}
+        futures: dict[DaskFuture[GradeOutput], GradeJob] = {}
         for job in jobs:
             fut = self.client.submit(grade_submission, job, resources={self.resource: 1}, retries=LOST_WORKER_RETRIES,
                                      pure=False, key=f"grade-{len(futures)}-{job.name[:60]}")

@@ -33,9 +33,10 @@ import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Mapping
 
 from grader.core.results import SubmissionResult, result_from_json
+from grader.core.values import Table
 
 _VERSIONED = (".py", ".toml", ".h", ".c", ".html", ".css", ".js", ".xsd")  # what a result can follow from
 _CODE_ROOTS = ("grader", "reference", "fixtures")  # fixtures: the scenarios, the targets of students' tests
@@ -55,7 +56,7 @@ def grader_version() -> str:
     return h.hexdigest()[:16]
 
 
-def marking_hash(config_raw: dict[str, Any], options: dict[str, Any]) -> str:
+def marking_hash(config_raw: Table, options: Mapping[str, object]) -> str:
     """A hash of the effective marking configuration and the batch options that change a mark."""
     blob = json.dumps({"config": config_raw, "options": options}, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
@@ -165,7 +166,7 @@ class ResultStore:
         self._index[name] = dataclasses.asdict(key)
         _write_atomic(self.folder / "index.json", json.dumps(self._index, indent=0, sort_keys=True).encode())
 
-    def journal(self) -> list[dict[str, Any]]:
+    def journal(self) -> list[dict[str, object]]:
         try:
             lines = (self.folder / "journal.jsonl").read_text().splitlines()
         except OSError:

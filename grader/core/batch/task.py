@@ -24,12 +24,11 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from grader.core.batch.requirements import worker_problems
 from grader.core.batch.store import grader_version
 from grader.core.batch.submissions import write_files
-from grader.core.results import SubmissionResult, TestResult, Verdict
+from grader.core.results import SubmissionJSON, SubmissionResult, TestResult, Verdict
 
 PR_SET_PDEATHSIG = 1
 
@@ -48,7 +47,7 @@ class GradeJob:
 @dataclass
 class GradeOutput:
     name: str
-    result: dict[str, Any]  # SubmissionResult.to_json()
+    result: SubmissionJSON  # SubmissionResult.to_json(), as the grading process wrote it (read back: checked)
     reports: dict[str, bytes] = field(default_factory=dict)  # the report folder's files, by relative path
     grader: str = ""  # the worker's grader_version()
     worker: str = ""  # where it was graded (host and process)

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Any
+from typing import Sequence
 
-from grader.core.results import group_rank
+from grader.core.results import SubmissionResult, group_rank
 
 from .escape import clean_text
 
@@ -30,7 +30,7 @@ def num(x: float) -> str:
     return "0" if text in ("", "-0") else text
 
 
-def group_order(results: list[Any]) -> list[str]:
+def group_order(results: Sequence[SubmissionResult]) -> list[str]:
     """The union of the results' groups: fixed stages in pipeline order, scenario groups merged
     so that each result's own order is kept where it can be."""
     order: list[str] = []
@@ -54,7 +54,7 @@ def _cell(text: str) -> str:
 TESTS_COLUMNS = ["tests_valid", "tests_caught", "tests_mutants", "tests_marks", "tests_max"]
 
 
-def _tests_cells(result: Any) -> list[str]:
+def _tests_cells(result: SubmissionResult) -> list[str]:
     """The own-tests columns: blank when the submission's tests were not graded."""
     suite = getattr(result, "suite", None)
     if suite is None:
@@ -63,7 +63,7 @@ def _tests_cells(result: Any) -> list[str]:
             num(suite.max_score)]
 
 
-def write_class_csv(results: list[Any], path: Path | str) -> None:
+def write_class_csv(results: Sequence[SubmissionResult], path: Path | str) -> None:
     groups = group_order(results)
     with Path(path).open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
@@ -77,7 +77,7 @@ def write_class_csv(results: list[Any], path: Path | str) -> None:
                           _cell(getattr(r, "unreadable", ""))])
 
 
-def _verdict_counts(result: Any) -> list[str]:
+def _verdict_counts(result: SubmissionResult) -> list[str]:
     """Tests passed, failed and not shown (a rule hidden by a difference another test owns), kept apart."""
     tests = result.tests
     return [str(sum(1 for t in tests if t.verdict.family == "pass")),
@@ -85,7 +85,7 @@ def _verdict_counts(result: Any) -> list[str]:
             str(sum(1 for t in tests if t.verdict.value == "not shown"))]
 
 
-def write_kill_matrix_csv(results: list[Any], path: Path | str) -> None:
+def write_kill_matrix_csv(results: Sequence[SubmissionResult], path: Path | str) -> None:
     """For staff: one row per submission and mutant its tests ran against (hidden ones named): whether its
     tests caught it, and with what (the checks, testGame.c:42, or what the run did)."""
     with Path(path).open("w", newline="", encoding="utf-8") as f:

@@ -25,13 +25,17 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Sequence
 from urllib.parse import quote
 
 from ..replay import replay_address
-from ..results import Verdict, group_rank
+from ..results import SubmissionResult, TestResult, Verdict, group_rank
 from .escape import clean_text
 from .html import JINJA, TEMPLATES, num
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 # Okabe & Ito (2008), "Color Universal Design": distinct for protanopia, deuteranopia and tritanopia.
 BLUE, VERMILION = "#0072B2", "#D55E00"
@@ -114,14 +118,14 @@ class Dashboard:
     sortable: str = field(repr=False, default="")
 
 
-def report_href(result: Any, out: Path) -> str:
+def report_href(result: SubmissionResult, out: Path) -> str:
     """The student's report from ``OUT/dashboard.html``: ``reports/<name>/report.html`` if grading wrote one."""
     if not (out / "reports" / result.submission / "report.html").is_file():
         return ""
     return f"reports/{quote(result.submission, safe='')}/report.html"
 
 
-def _svg(fig: Any) -> str:
+def _svg(fig: Figure) -> str:
     from matplotlib import rc_context  # noqa: PLC0415 - only a batch draws plots
 
     buf = io.BytesIO()
@@ -130,7 +134,7 @@ def _svg(fig: Any) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _figure(width: float, height: float) -> tuple[Any, Any]:
+def _figure(width: float, height: float) -> tuple[Figure, Axes]:
     from matplotlib.figure import Figure  # noqa: PLC0415 - no pyplot: no global state, no display
 
     fig = Figure(figsize=(width, height), dpi=96)
@@ -140,6 +144,8 @@ def _figure(width: float, height: float) -> tuple[Any, Any]:
 
 
 def marks_histogram(scores: list[float], max_score: float) -> Plot:
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 - only a batch draws plots
+
     fig, ax = _figure(6.4, 2.8)
     top = max_score or max(scores, default=1.0) or 1.0
     bins = [top * i / 20 for i in range(21)]
@@ -147,7 +153,9 @@ def marks_histogram(scores: list[float], max_score: float) -> Plot:
     ax.set_xlim(0, top)
     ax.set_xlabel(f"marks (out of {num(top)})")
     ax.set_ylabel("submissions")
-    ax.yaxis.get_major_locator().set_params(integer=True)
+    locator = ax.yaxis.get_major_locator()  # matplotlib's default, AutoLocator: a MaxNLocator
+    if isinstance(locator, MaxNLocator):
+        locator.set_params(integer=True)
     mean = statistics.fmean(scores) if scores else 0.0
     if scores:
         ax.axvline(mean, color=VERMILION, linestyle="--", linewidth=1.5, label=f"mean {num(mean)}")
@@ -169,7 +177,7 @@ def group_rates(groups: list[TestRate]) -> Plot:
     return Plot(_svg(fig), alt)
 
 
-def grading_times(results: list[Any]) -> Plot:
+def grading_times(results: Sequence[SubmissionResult]) -> Plot:
     fig, ax = _figure(6.4, 2.8)
     ordered = sorted(results, key=lambda r: r.seconds)
     seconds = [r.seconds for r in ordered]
@@ -185,7 +193,7 @@ def grading_times(results: list[Any]) -> Plot:
     return Plot(_svg(fig), alt)
 
 
-def _problem_words(result: Any) -> str:
+def _problem_words(result: SubmissionResult) -> str:
     """What went wrong in a student's tests, counted: crashes, timeouts, ... and the grader's own errors (the
     tests it could not judge; the student's other results stand, and the submission is graded again); for a
     hand-in that could not be read, why."""
@@ -198,7 +206,7 @@ def _problem_words(result: Any) -> str:
     return ", ".join(words)
 
 
-def _student(result: Any, out: Path) -> Student:
+def _student(result: SubmissionResult, out: Path) -> Student:
     href = report_href(result, out)
     first = result.first_failure()
     address = replay_address(first) if first is not None else None
@@ -212,7 +220,7 @@ def _student(result: Any, out: Path) -> Student:
         tests_text=f"{num(result.suite.score)} / {num(result.suite.max_score)}" if result.suite is not None else "")
 
 
-def _rates(results: list[Any], per_group: bool) -> list[TestRate]:
+def _rates(results: Sequence[SubmissionResult], per_group: bool) -> list[TestRate]:
     """How many submissions passed each test (or the tests of each marks group)."""
     rates: dict[str, TestRate] = {}
     for r in results:
@@ -224,7 +232,7 @@ def _rates(results: list[Any], per_group: bool) -> list[TestRate]:
     return list(rates.values())
 
 
-def dashboard(results: list[Any], out: Path, title: str = "Final Card-Down") -> Dashboard:
+def dashboard(results: Sequence[SubmissionResult], out: Path, title: str = "Final Card-Down") -> Dashboard:
     """Everything ``dashboard.html`` shows, from the batch's results (``out``: the batch's folder)."""
     students = [_student(r, out) for r in results]
     by_name = dict(zip((r.submission for r in results), students))
@@ -234,7 +242,7 @@ def dashboard(results: list[Any], out: Path, title: str = "Final Card-Down") -> 
     tests = sorted(_rates(compiled, per_group=False), key=lambda t: (t.rate, t.id))
     groups = sorted(_rates(compiled, per_group=True), key=lambda g: (group_rank(g.id), g.id))
     firsts: Counter[str] = Counter()
-    example: dict[str, Any] = {}
+    example: dict[str, tuple[SubmissionResult, TestResult]] = {}
     for r in results:
         first = r.first_failure()
         if r.build_ok and first is not None:
@@ -266,11 +274,11 @@ def dashboard(results: list[Any], out: Path, title: str = "Final Card-Down") -> 
         sortable=(TEMPLATES / "sortable.js").read_text())
 
 
-def render_dashboard(results: list[Any], out: Path, title: str = "Final Card-Down") -> str:
+def render_dashboard(results: Sequence[SubmissionResult], out: Path, title: str = "Final Card-Down") -> str:
     return JINJA.get_template("dashboard.html").render(d=dashboard(results, out, title))
 
 
-def write_dashboard(results: list[Any], out: Path, title: str = "Final Card-Down") -> Path:
+def write_dashboard(results: Sequence[SubmissionResult], out: Path, title: str = "Final Card-Down") -> Path:
     path = out / "dashboard.html"
     path.write_text(render_dashboard(results, out, title), encoding="utf-8")
     return path

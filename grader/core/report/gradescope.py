@@ -28,9 +28,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..replay import replay_address
+from ..results import SubmissionResult, TestResult
 from .escape import CAP, clean_text
 from .own_tests import own_test_cases
 
@@ -74,7 +75,7 @@ def _message(text: str) -> list[str]:
     return [md_text(first)] + ([md_block(rest.strip("\n"))] if rest.strip() else [])
 
 
-def _program(result: Any, t: Any, base: Path | None) -> tuple[str, str] | None:
+def _program(result: SubmissionResult, t: TestResult, base: Path | None) -> tuple[str, str] | None:
     """(file name, text) of the C repro program written for ``t`` beside this file, if any."""
     rel = getattr(result, "repro_files", {}).get(t.id)
     if base is None or not rel:
@@ -86,7 +87,7 @@ def _program(result: Any, t: Any, base: Path | None) -> tuple[str, str] | None:
     return (path.name, text) if len(text.encode("utf-8")) < CAP else None  # a cut program would not compile
 
 
-def output_of(t: Any, program: tuple[str, str] | None = None, program_left_out: str = "") -> str:
+def output_of(t: TestResult, program: tuple[str, str] | None = None, program_left_out: str = "") -> str:
     """What a student reads under a test on Gradescope (Markdown): everything, with no link."""
     if t.hidden:
         return "hidden test"
@@ -121,7 +122,7 @@ def _shares(amount: float, weights: list[float]) -> list[float]:
     return out
 
 
-def test_marks(result: Any) -> dict[int, tuple[float, float]]:
+def test_marks(result: SubmissionResult) -> dict[int, tuple[float, float]]:
     """Each test's (score, max_score), keyed by its index in ``result.tests``."""
     groups = {g.group: g for g in result.groups}
     members: dict[str, list[int]] = {}
@@ -143,7 +144,7 @@ def test_marks(result: Any) -> dict[int, tuple[float, float]]:
     return out
 
 
-def _summary(result: Any) -> str:
+def _summary(result: SubmissionResult) -> str:
     n = len(result.tests)
     passed = sum(1 for t in result.tests if t.passed)
     failed = sum(1 for t in result.tests if t.verdict.family == "fail")
@@ -180,17 +181,43 @@ def _summary(result: Any) -> str:
     return "\n\n".join(md_text(line) for line in lines)
 
 
-def gradescope_json(result: Any, base: Path | None = None) -> dict[str, Any]:
+class GradescopeTest(TypedDict):
+    name: str
+    score: float
+    max_score: float
+    status: str  # passed, failed
+    output: str
+    output_format: str
+    visibility: str  # visible, after_published
+    tags: list[str]
+
+
+class GradescopeJSON(TypedDict):
+    """What results.json holds (Gradescope's format)."""
+
+    score: float
+    max_score: float
+    execution_time: int
+    output: str
+    output_format: str
+    test_output_format: str
+    test_name_format: str
+    visibility: str
+    stdout_visibility: str
+    tests: list[GradescopeTest]
+
+
+def gradescope_json(result: SubmissionResult, base: Path | None = None) -> GradescopeJSON:
     """The results.json of ``result``; ``base``: the folder of the reports, whose repro programs it quotes."""
     marks = test_marks(result)
-    tests = []
+    tests: list[GradescopeTest] = []
     budget = PROGRAMS_BUDGET
     for i, t in enumerate(result.tests):
         score, max_score = marks[i]
         program = None if t.hidden else _program(result, t, base)
         left_out = ""
         if program is not None and len(program[1]) > budget:
-            program, left_out = None, program[0]
+            left_out, program = program[0], None
         budget -= len(program[1]) if program is not None else 0
         tests.append({
             "name": clean_text(t.id, 1024),
@@ -225,7 +252,7 @@ def gradescope_json(result: Any, base: Path | None = None) -> dict[str, Any]:
     }
 
 
-def write_gradescope(result: Any, path: Path | str) -> None:
+def write_gradescope(result: SubmissionResult, path: Path | str) -> None:
     """results.json at ``path``, quoting the repro programs written beside it (``result.repro_files``)."""
     path = Path(path)
     text = json.dumps(gradescope_json(result, path.parent), indent=1, ensure_ascii=False, allow_nan=False)

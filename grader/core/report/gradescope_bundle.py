@@ -27,6 +27,7 @@ import zipfile
 from pathlib import Path
 
 import grader
+from grader.core.commands import game_option
 from grader.core.config import ConfigError, MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.games import get as get_game
@@ -197,8 +198,6 @@ marking.toml    the marking configuration (when one was given)
 
 
 def _parser() -> argparse.ArgumentParser:
-    from grader.core.cli import game_option  # noqa: PLC0415 - the same --game / --edition as fcd-grade
-
     p = argparse.ArgumentParser(
         prog="fcd-grade gradescope-bundle",
         description="Write the autograder zip to upload to Gradescope: setup.sh, run_autograder, this grader's "

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import escape
 
 from ..replay import Replay, embed_json
+from ..results import SubmissionResult, TestResult
+from ..suite.judge import SuiteResult
 from .escape import CAP, clean_text
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -88,7 +89,7 @@ class OutputBudget:
         return shown
 
 
-def _test_view(t: Any, replays: dict[str, Replay], budget: OutputBudget) -> TestView:
+def _test_view(t: TestResult, replays: dict[str, Replay], budget: OutputBudget) -> TestView:
     if t.hidden:
         ok = t.verdict.family == "pass"
         return TestView(id=clean_text(t.id, 1024), passed=ok, family=t.verdict.family,
@@ -110,12 +111,13 @@ def hidden_label(index: int) -> str:
     return f"hidden mutant {index}"
 
 
-def suite_view(suite: Any) -> dict[str, Any] | None:
+def suite_view(suite: SuiteResult | None) -> dict[str, object] | None:
     """The student's own tests, as their report shows them: hidden mutants counted, not named."""
     if suite is None:
         return None
     functions = [clean_text(f, 256) for f in suite.functions()]
-    rows, hidden = [], 0
+    rows: list[dict[str, object]] = []
+    hidden = 0
     for m in suite.mutants:
         if m.hidden:
             hidden += 1
@@ -155,7 +157,7 @@ def trim_output(text: str, lines: int = BUILD_LINES, cap: int = BUILD_CAP) -> tu
     return short, len(all_lines) > lines or short != head
 
 
-def context(result: Any, replays: dict[str, Replay] | None = None) -> dict[str, Any]:
+def context(result: SubmissionResult, replays: dict[str, Replay] | None = None) -> dict[str, object]:
     """Everything the template shows, cleaned."""
     tests = sorted(result.tests, key=lambda t: _ORDER.get(t.verdict.family, 0))  # stable: order kept otherwise
     budget = OutputBudget()
@@ -185,9 +187,9 @@ def context(result: Any, replays: dict[str, Replay] | None = None) -> dict[str, 
     }
 
 
-def render_html(result: Any, replays: dict[str, Replay] | None = None) -> str:
+def render_html(result: SubmissionResult, replays: dict[str, Replay] | None = None) -> str:
     return JINJA.get_template("report.html").render(**context(result, replays))
 
 
-def write_html(result: Any, path: Path | str, replays: dict[str, Replay] | None = None) -> None:
+def write_html(result: SubmissionResult, path: Path | str, replays: dict[str, Replay] | None = None) -> None:
     Path(path).write_text(render_html(result, replays), encoding="utf-8")

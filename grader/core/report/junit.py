@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable, Sequence
 
 from junit_xml import TestCase, TestSuite, to_xml_report_string
 
 from ..replay import step_by_step
+from ..results import SubmissionResult, TestResult
 from .escape import clean_text, first_line
 from .own_tests import own_tests_result
 
@@ -38,13 +39,13 @@ _PLACEHOLDER = "hidden test"  # only so junit-xml keeps the element; stripped af
 _OUTCOME_TAGS = ("failure", "error", "skipped")
 
 
-def case_name(t: Any) -> str:
+def case_name(t: TestResult) -> str:
     """``<group>.<name>`` from the test id ``group/name``."""
     _, sep, name = t.id.partition("/")
     return f"{t.group}.{name if sep else t.id}"
 
 
-def _case(t: Any, report: str = "report.html") -> TestCase:
+def _case(t: TestResult, report: str = "report.html") -> TestCase:
     case = TestCase(name=clean_text(case_name(t), 1024), classname=clean_text(f"fcd.{t.group}", 1024),
                     elapsed_sec=t.seconds or None)
     family = t.verdict.family
@@ -70,7 +71,7 @@ def _case(t: Any, report: str = "report.html") -> TestCase:
     return case
 
 
-def _properties(result: Any) -> dict[str, str]:
+def _properties(result: SubmissionResult) -> dict[str, str]:
     props = {
         "score": f"{result.score:g}", "max_score": f"{result.max_score:g}", "status": result.status,
         "profile": clean_text(result.profile, 1024), "game": clean_text(result.game, 256),
@@ -82,7 +83,7 @@ def _properties(result: Any) -> dict[str, str]:
     return props
 
 
-def suite(result: Any, report: str = "report.html") -> TestSuite:
+def suite(result: SubmissionResult, report: str = "report.html") -> TestSuite:
     """The junit-xml suite of one submission (before the schema repairs of ``junit_string``); ``report`` is
     where its HTML report is, from the XML file, for the links to replays."""
     return TestSuite(name=clean_text(result.submission, 1024) or "(unnamed)",
@@ -95,7 +96,7 @@ def _time(seconds: float) -> str:
     return f"{max(float(seconds), 0.0):.3f}"
 
 
-def _repair(root: ET.Element, results: list[Any]) -> None:
+def _repair(root: ET.Element, results: Sequence[SubmissionResult]) -> None:
     """Make junit-xml's tree fit the junit-10 schema, and strip hidden tests to name and verdict."""
     root.attrib.pop("disabled", None)
     root.set("time", _time(sum(max(r.seconds, 0.0) for r in results)))
@@ -118,20 +119,21 @@ def _repair(root: ET.Element, results: list[Any]) -> None:
                     case_el.remove(child)
 
 
-def _beside(result: Any) -> str:
+def _beside(result: SubmissionResult) -> str:
     return "report.html"
 
 
-def junit_string(results: list[Any], report_of: Callable[[Any], str] = _beside) -> str:
+def junit_string(results: Sequence[SubmissionResult], report_of: Callable[[SubmissionResult], str] = _beside) -> str:
     """The whole JUnit document for ``results``, as text; ``report_of(result)``: its HTML report, relative
     to the XML file (beside it, for one submission)."""
-    results = [x for r in results for x in (r, own_tests_result(r)) if x is not None]  # own tests: a suite of their own
-    raw = to_xml_report_string([suite(r, report_of(r)) for r in results], prettyprint=False)
+    every = [x for r in results for x in (r, own_tests_result(r)) if x is not None]  # own tests: a suite of their own
+    raw = to_xml_report_string([suite(r, report_of(r)) for r in every], prettyprint=False)
     root = ET.fromstring(raw)
-    _repair(root, results)
+    _repair(root, every)
     ET.indent(root, space="  ")
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_junit(results: list[Any], path: Path | str, report_of: Callable[[Any], str] = _beside) -> None:
+def write_junit(results: Sequence[SubmissionResult], path: Path | str,
+                report_of: Callable[[SubmissionResult], str] = _beside) -> None:
     Path(path).write_text(junit_string(results, report_of), encoding="utf-8")

@@ -4,15 +4,14 @@ case named by its number only."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..results import GroupMarks, SubmissionResult, TestResult, Verdict
+from ..suite.judge import SuiteResult
 from .escape import clean_text
 
 GROUP = "own_tests"
 
 
-def _validity_message(suite: Any) -> str:
+def _validity_message(suite: SuiteResult) -> str:
     if not suite.compiled:
         return f"{suite.problem}\n{suite.compiler_output}".strip()
     lines = [f"{c.key} ({c.function}): {c.detail}\n  fails on {', '.join(c.failed_on)}: {c.why}" for c in suite.invalid]
@@ -20,7 +19,7 @@ def _validity_message(suite: Any) -> str:
     return "\n".join(lines)
 
 
-def own_test_cases(suite: Any) -> list[tuple[TestResult, float, float]]:
+def own_test_cases(suite: SuiteResult) -> list[tuple[TestResult, float, float]]:
     """(test case, score, max score) for each part of the student's tests."""
     cases = [(TestResult(f"{GROUP}/valid", GROUP, (), 1.0, Verdict.PASSED if suite.valid else Verdict.WRONG,
                          message="" if suite.valid else clean_text(_validity_message(suite)), kind="own_tests"),
@@ -40,7 +39,7 @@ def own_test_cases(suite: Any) -> list[tuple[TestResult, float, float]]:
     return cases
 
 
-def own_tests_result(result: Any) -> Any:
+def own_tests_result(result: SubmissionResult) -> SubmissionResult | None:
     """A submission's own tests as a result of their own (one JUnit suite), or None when none were graded."""
     suite = result.suite
     if suite is None:

@@ -9,11 +9,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import traceback
+from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable, TypeVar
 
 from grader.core.gamespec import GameSpec
 from grader.core.results import SubmissionResult, TestResult, Verdict
+
+Made = TypeVar("Made")
 
 
 def write_reports(result: SubmissionResult, out: Path, game: GameSpec) -> SubmissionResult:
@@ -31,7 +34,7 @@ def write_reports(result: SubmissionResult, out: Path, game: GameSpec) -> Submis
     out.mkdir(parents=True, exist_ok=True)
     faults: list[TestResult] = []
 
-    def guard(what: str, write: Callable[[], Any]) -> Any:
+    def guard(what: str, write: Callable[[], Made]) -> Made | None:
         try:
             return write()
         except Exception:  # noqa: BLE001 - a fault of ours: an ERROR of its own, the other reports still made
@@ -41,8 +44,8 @@ def write_reports(result: SubmissionResult, out: Path, game: GameSpec) -> Submis
     for t in result.tests:
         if t.repro and not t.hidden:
             name = t.id.replace("/", "_") + ".toml"
-            guard(name, lambda name=name, t=t: (out / name).write_text(t.repro))
-    repros = guard("repro", lambda: game.write_repros(result, out / "repro")) or {}
+            guard(name, partial((out / name).write_text, t.repro))
+    repros = guard("repro", partial(game.write_repros, result, out / "repro")) or {}
     result = dataclasses.replace(result, repro_files={tid: f"repro/{name}" for tid, name in repros.items()})
     writers: tuple[tuple[str, Callable[[SubmissionResult], None]], ...] = (
         ("junit.xml", lambda r: write_junit([r], out / "junit.xml")),
@@ -50,7 +53,7 @@ def write_reports(result: SubmissionResult, out: Path, game: GameSpec) -> Submis
         ("report.html", lambda r: write_html(r, out / "report.html", replays_of(r, game.replay_frames, game.title))),
     )
     for name, write in writers:
-        guard(name, lambda write=write: write(result))
+        guard(name, partial(write, result))
     if faults:
         result = dataclasses.replace(result, tests=[*result.tests, *faults])
         again: list[TestResult] = []

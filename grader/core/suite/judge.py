@@ -15,13 +15,15 @@ implementation's.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Mapping, NotRequired, TypedDict, cast
 
 from grader.core.config import SuiteMarking
 
 from .targets import Target, Targets
 
 if TYPE_CHECKING:
+    from grader.core.gamespec import Ruling
+
     from .run import Run
 
 
@@ -96,18 +98,75 @@ class SuiteResult:
                 seen.setdefault(f, None)
         return list(seen)
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_json(self) -> SuiteJSON:
+        return cast(SuiteJSON, asdict(self))  # every field by its name, the checks and mutants as their fields
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SuiteResult:
-        data = dict(data)
-        data["invalid"] = [InvalidCheck(**c) for c in data.get("invalid", [])]
-        data["mutants"] = [MutantVerdict(**m) for m in data.get("mutants", [])]
-        return cls(**data)
+    def from_json(cls, data: SuiteJSON) -> SuiteResult:
+        fields: _SuiteFields = {**data, "invalid": [InvalidCheck(**c) for c in data.get("invalid", [])],
+                                "mutants": [MutantVerdict(**m) for m in data.get("mutants", [])]}
+        return cls(**fields)
 
 
-def _why(target: Target, rulings: Mapping[str, Any]) -> str:
+class InvalidCheckJSON(TypedDict):
+    key: str
+    kind: str
+    function: str
+    detail: str
+    failed_on: list[str]
+    why: str
+
+
+class MutantVerdictJSON(TypedDict):
+    name: str
+    rules: list[str]
+    says: str
+    hidden: bool
+    caught: bool
+    by: list[str]
+    functions: list[str]
+    outcome: str
+
+
+class SuiteJSON(TypedDict):
+    """``SuiteResult.to_json``: its fields by name (those with a default may be missing from an older result)."""
+
+    test_file: str
+    compiled: bool
+    problem: NotRequired[str]
+    compiler_output: NotRequired[str]
+    invalid: NotRequired[list[InvalidCheckJSON]]
+    problems: NotRequired[list[str]]
+    mutants: NotRequired[list[MutantVerdictJSON]]
+    own: NotRequired[str]
+    notes: NotRequired[list[str]]
+    validity_marks: NotRequired[float]
+    validity_max: NotRequired[float]
+    thoroughness_marks: NotRequired[float]
+    thoroughness_max: NotRequired[float]
+    seconds: NotRequired[float]
+
+
+class _SuiteFields(TypedDict):
+    """``SuiteJSON`` as ``SuiteResult`` takes it: the checks and mutants made what they are."""
+
+    test_file: str
+    compiled: bool
+    problem: NotRequired[str]
+    compiler_output: NotRequired[str]
+    invalid: list[InvalidCheck]
+    problems: NotRequired[list[str]]
+    mutants: list[MutantVerdict]
+    own: NotRequired[str]
+    notes: NotRequired[list[str]]
+    validity_marks: NotRequired[float]
+    validity_max: NotRequired[float]
+    thoroughness_marks: NotRequired[float]
+    thoroughness_max: NotRequired[float]
+    seconds: NotRequired[float]
+
+
+def _why(target: Target, rulings: Mapping[str, Ruling]) -> str:
     if target.kind == "model":
         return ("the course's model fails it: what it checks is not what the rules say (or the test itself "
                 "goes wrong before it gets there)")
@@ -128,7 +187,7 @@ def _in_words(run: Run) -> str:
     return f"{len(run.checks)} failed check(s): {shown}"
 
 
-def judge(targets: Targets, runs: Mapping[str, Run], marking: SuiteMarking, rulings: Mapping[str, Any],
+def judge(targets: Targets, runs: Mapping[str, Run], marking: SuiteMarking, rulings: Mapping[str, Ruling],
           *, model_again: Run | None = None, own: Run | None = None) -> SuiteResult:
     """The result of a test program that compiled, from its run on every target (``model_again``: a second
     run on the model, to see whether the program does the same thing every time)."""

@@ -22,13 +22,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from grader.core.build import CC, CFLAGS, INCLUDES_C, find_sources, trim
 from grader.core.cache import cache_dir
-from grader.core.sandbox import DETERMINISTIC_MALLOC, prepare_dir, run_limited
+from grader.core.sandbox import DETERMINISTIC_MALLOC, Completed, prepare_dir, run_limited
 
 from .targets import OWN, Target, Targets
+
+if TYPE_CHECKING:
+    from grader.core.gamespec import GameSpec
 
 SUPPORT = Path(__file__).resolve().parent / "c"
 TEST_CFLAGS = ["-std=gnu11", "-g", "-O0", "-fno-omit-frame-pointer", "-w"]  # warnings are not the point here
@@ -55,6 +58,30 @@ class Check:
     def key(self) -> str:
         """The check's place, which identifies it across runs: ``testGame.c:42``."""
         return f"{self.file}:{self.line}"
+
+
+class CheckJSON(TypedDict):
+    kind: str
+    file: str
+    line: int
+    function: str
+    detail: str
+
+
+class RunJSON(TypedDict):
+    """``Run.to_json``: its fields by name, each check as its fields."""
+
+    target: str
+    built: bool
+    problem: str
+    checks: list[CheckJSON]
+    exit_code: int | None
+    signal: int | None
+    timed_out: bool
+    output_capped: bool
+    stdout: str
+    stderr: str
+    seconds: float
 
 
 @dataclass
@@ -92,14 +119,19 @@ class Run:
             return f"exit {self.exit_code}"
         return "passed"
 
-    def to_json(self) -> dict[str, Any]:
-        data = dict(self.__dict__)
-        data["checks"] = [c.__dict__ for c in self.checks]
-        return data
+    def to_json(self) -> RunJSON:
+        return {"target": self.target, "built": self.built, "problem": self.problem,
+                "checks": [{"kind": c.kind, "file": c.file, "line": c.line, "function": c.function, "detail": c.detail}
+                           for c in self.checks],
+                "exit_code": self.exit_code, "signal": self.signal, "timed_out": self.timed_out,
+                "output_capped": self.output_capped, "stdout": self.stdout, "stderr": self.stderr,
+                "seconds": self.seconds}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Run:
-        return cls(**{**data, "checks": [Check(**c) for c in data["checks"]]})
+    def from_json(cls, data: RunJSON) -> Run:
+        return cls(data["target"], data["built"], data["problem"], [Check(**c) for c in data["checks"]],
+                   data["exit_code"], data["signal"], data["timed_out"], data["output_capped"], data["stdout"],
+                   data["stderr"], data["seconds"])
 
 
 @dataclass
@@ -113,7 +145,7 @@ class CompiledTests:
     seconds: float = 0.0
 
 
-def _gcc(args: list[str], where: Path, timeout: float = COMPILE_SECONDS) -> Any:
+def _gcc(args: list[str], where: Path, timeout: float = COMPILE_SECONDS) -> Completed:
     prepare_dir(where)
     return run_limited([CC, *args], where, timeout, output_cap=1 << 20)
 
@@ -131,7 +163,7 @@ def _digest(paths: list[Path], *extra: str) -> str:
 class SuiteBuild:
     """One submission's test program and the runs of it, in a scratch folder removed by ``close()``."""
 
-    def __init__(self, folder: Path, game: Any, targets: Targets, *, run_seconds: float, memory_mb: int,
+    def __init__(self, folder: Path, game: GameSpec, targets: Targets, *, run_seconds: float, memory_mb: int,
                  cpu_seconds: int) -> None:
         """The limits of one run: ``run_seconds`` of wall time, ``cpu_seconds`` of CPU, ``memory_mb`` of address
         space (the marking configuration's)."""
@@ -263,9 +295,10 @@ class SuiteBuild:
         env = {"PATH": "/usr/bin:/bin", "LANG": "C", "FCD_RECORDS": RECORDS, "GLIBC_TUNABLES": DETERMINISTIC_MALLOC}
         done = run_limited(["./prog"], where, self.wall_limit, output_cap=OUTPUT_CAP, memory_mb=self.memory_limit,
                            env=env, keep=OUTPUT_KEEP, cpu_seconds=self.cpu_limit)
-        run.exit_code, run.signal = done.returncode, done.signal
-        if run.signal is None and run.exit_code is not None and 128 < run.exit_code < 128 + 32:
-            run.exit_code, run.signal = None, run.exit_code - 128  # bwrap reports its child's death so
+        code, run.signal = done.returncode, done.signal
+        run.exit_code = code
+        if run.signal is None and code is not None and 128 < code < 128 + 32:
+            run.exit_code, run.signal = None, code - 128  # bwrap reports its child's death so
         run.timed_out, run.output_capped, run.seconds = done.timed_out, done.output_capped, done.seconds
         run.stdout, run.stderr = done.stdout, done.stderr
         run.checks = _read_checks(where, self.targets.test_file)
@@ -311,8 +344,8 @@ def _read_checks(where: Path, test_file: str) -> list[Check]:
         parts = line.split("\t")
         if len(parts) != 6 or parts[0] not in ("assert", "abort", "exit"):
             continue  # a line the program wrote there itself, or cut short
-        kind, file, line_no, function, caller, detail = parts
-        raw.append((kind, Path(file).name, int(line_no) if line_no.isdigit() else 0, function, caller, detail))
+        kind, file, number, function, caller, detail = parts
+        raw.append((kind, Path(file).name, int(number) if number.isdigit() else 0, function, caller, detail))
     places = _callers(where, [r[4] for r in raw if r[0] != "assert"])
     checks, seen = [], set()
     for kind, file, line_no, function, caller, detail in raw:

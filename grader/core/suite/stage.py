@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from grader.core.config import MarkingConfig
 
@@ -13,12 +13,17 @@ from .judge import SuiteResult, judge, not_compiled
 from .run import SuiteBuild
 from .targets import OWN, Target
 
+if TYPE_CHECKING:
+    from grader.core.gamespec import GameSpec
 
-def grade_tests(folder: Path, game: Any, config: MarkingConfig, jobs: int = 2) -> SuiteResult | None:
+
+def grade_tests(folder: Path, game: GameSpec, config: MarkingConfig, jobs: int = 2) -> SuiteResult | None:
     """The marks of ``folder``'s test program; None when the game or the configuration does not grade one, or
     the submission has none."""
     marking = config.suite_marking
-    targets = game.suite_targets() if game.suite_targets is not None and marking is not None else None
+    if marking is None or game.suite_targets is None:
+        return None
+    targets = game.suite_targets()
     if targets is None:
         return None
     targets = targets.hiding(marking.hidden_mutants)

@@ -1,26 +1,27 @@
-"""The 2017 edition as the shared trusted-side pipeline takes it (``grader.games.fcd18s2.edition``)."""
+"""The 2017 edition as the shared trusted-side pipeline takes it (``grader.games.fcd.edition``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
-import grader.games.fcd17s2
 import reference
 import reference.fcd17s2
+from grader.games.fcd.edition import Edition, folder_of
 from grader.games.fcd17s2.observations import TABLE
 from grader.games.fcd17s2.observe import Observer, describe_call, probe_name
-from grader.games.fcd18s2.edition import Edition
 from reference.fcd17s2 import BY_ID, Game, IllegalMoveError, MoveSpec, Value, leniency
 
+HERE = Path(__file__).resolve().parent  # the edition's values (its table, its observer) are part of a trace's version
 
-def no_piles(_game: Any, _full: bool) -> tuple[int, int]:
+
+def no_piles(_game: Game, _full: bool) -> tuple[int, int]:
     """2017 shows no pile beyond its top: nothing to read deep."""
     return 0, 0
 
 
 FCD17 = Edition(name="fcd17s2", table=TABLE, new_game=Game, parse_move=MoveSpec.parse,
                 illegal_move=IllegalMoveError, leniency=leniency, rulings=BY_ID, observer=Observer,
-                depths=no_piles, sources=(reference, reference.fcd17s2, grader.games.fcd17s2),
+                depths=no_piles, sources=(folder_of(reference), folder_of(reference.fcd17s2), HERE),
                 describe_call=describe_call, probe_name=probe_name, rules_span="S1-S26",
                 random_specials=(Value.DRAW_TWO, Value.A, Value.B, Value.C, Value.D),
                 random_prefers_plays=True)

@@ -14,19 +14,21 @@ words and END_TURN.
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence
+from typing import Sequence, cast
 
-from grader.core.memcheck import Dialect, run_memory_stage
+from grader.core.memcheck import Dialect, MemorySession, Played, run_memory_stage
+from grader.core.results import TestResult
+from grader.games.fcd.c_emit import deck_arrays, move_row, replay_prelude
+from grader.games.fcd.edition import WrittenMove
+from grader.games.fcd.memcheck import REPLAY, fcd_scenario_table
 from grader.games.fcd17s2.observe import DECK_COUNT_PROBES, INT_PROBES, MOVES_CAP
-from grader.games.fcd18s2.c_emit import deck_arrays, move_row, replay_prelude
-from grader.games.fcd18s2.memcheck import REPLAY, fcd_scenario_table
 from reference.fcd17s2 import Action
 
 C_VALUES = ["ZERO", "ONE", "DRAW_TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE",
             "ADVANCE", "BACKWARDS", "CONTINUE", "DECLARE", "E", "F"]  # 2017's Card.h
 
 
-def c_action(spec: Any) -> str:
+def c_action(spec: WrittenMove) -> str:
     """The C name of a 2017 move's action (the reference enum's names are Game.h's)."""
     return Action(spec.action).name
 
@@ -77,12 +79,18 @@ static void touch(Game game) {
 }
 """
 
+def scenario_move_row(move: object) -> str:
+    """A move of a 2017 scenario as a row of the scenario table, in 2017's C (``fcd_scenario_table`` gives it the
+    scenarios' moves: 2017's MoveSpecs)."""
+    return move_row(cast(WrittenMove, move), action=c_action, values=C_VALUES)
+
+
 FCD17 = Dialect(prelude=replay_prelude, touch=touch_source, table=fcd_scenario_table, replay=REPLAY,
-                deck_arrays=functools.partial(deck_arrays, values=C_VALUES),
-                move_row=functools.partial(move_row, action=c_action, values=C_VALUES), rules=("B3",))
+                deck_arrays=functools.partial(deck_arrays, values=C_VALUES), move_row=scenario_move_row,
+                rules=("B3",))
 
 
-def run_memory_stage17(session: Any, played: Sequence[Any]) -> list[Any]:
+def run_memory_stage17(session: MemorySession, played: Sequence[Played]) -> list[TestResult]:
     """The two memory tests of a 2017 submission (``run_memory_stage`` in 2017's C); ``played`` as there:
     (scenario, its test's result) pairs, ``Plan``s or scenarios alone."""
     return run_memory_stage(session, played, dialect=FCD17)

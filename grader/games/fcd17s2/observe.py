@@ -1,6 +1,6 @@
 """Observations of a 2017 game: everything its Game.h lets a tester see, as plain data.
 
-The 2018 observer's design (``grader.games.fcd18s2.observe``) over the 2017
+The family's observer (``grader.games.fcd.observe``) over the 2017
 table (``grader.games.fcd17s2.observations``): one ``Observer`` looks at the
 reference ``Game`` and at a student's library alike (the same snake_case
 methods), reads hands by their counts, tells ``trace`` of every call before it
@@ -12,22 +12,24 @@ in the order first met; a move of the history is written in the notation
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable, Sequence, SupportsInt, cast
 
-from grader.core.protocol import LOADING
-from grader.games.fcd17s2.interface import API_FUNCTIONS
-from grader.games.fcd17s2.observations import ORDER
-from grader.games.fcd18s2 import observe as shared
-from grader.games.fcd18s2.observe import (
+from grader.games.fcd import observe as family
+from grader.games.fcd.observe import (
     DESTROY_GAME,
     FIND_CARD,
     MISSING,
     NEW_GAME,
     PLAY_MOVE,
     SKIPPED,
+    CardLike,
+    MadeMove,
+    Obs,
     Trace,
     card_label,
 )
+from grader.games.fcd17s2.interface import API_FUNCTIONS
+from grader.games.fcd17s2.observations import ORDER
 from reference.cards import COLOR_LETTERS, Value
 from reference.fcd17s2 import SAYS, Action, PlayerMove
 from reference.fcd17s2.moves import WORDS
@@ -51,7 +53,7 @@ def _no_trace(_probe: int, _call: int, _a: int, _b: int) -> None:
     return None
 
 
-def move_label(action: int, card: Any, next_color: Any) -> str:
+def move_label(action: int, card: CardLike | None, next_color: SupportsInt | None) -> str:
     """A move of the history in the notation; what no move is, in angle brackets."""
     if action != Action.PLAY_CARD:
         try:
@@ -67,29 +69,38 @@ def move_label(action: int, card: Any, next_color: Any) -> str:
     return label
 
 
-class Observer(shared.Observer):
+class Observer(family.Observer):
     """Observes one 2017 game, step after step; ``trace`` hears of every call before it is made.  The card
-    identities (``_cd``) and the caps are the 2018 observer's; the probes are 2017's."""
+    identities (``_cd``) and the caps are the family's; the probes are 2017's."""
 
-    def __init__(self, game: Any, deck_size: int, *, ident: Callable[[Any], int] | None = None,
+    probe_ids = PROBE_IDS
+    call_ids = CALL_IDS
+    int_probes = INT_PROBES
+    deck_count_probes = DECK_COUNT_PROBES
+    pile_probes = ()  # 2017 shows no piles
+    player_move = PlayerMove
+    actions = Action
+
+    def __init__(self, game: object, deck_size: int, *, ident: Callable[[CardLike], int] | None = None,
                  skip: frozenset[str] = frozenset(), trace: Trace = _no_trace) -> None:
         super().__init__(game, deck_size, ident=ident, skip=skip, trace=trace)
-        self._first_cards: dict[int, Any] = {}  # player -> card 0 of their hand, the last time they were current
+        self._first_cards: dict[int, CardLike] = {}  # player -> card 0 of their hand, the last time they were current
 
-    def _call(self, probe: str, cname: str, method: str, *args: int) -> Any:
+    def _call(self, probe: str, cname: str, method: str, *args: int) -> int | str:
+        """An int query's answer (an enum is an int: ``playDirection``), or MISSING."""
         fn = getattr(self.game, method, None)
         if fn is None:
             return MISSING
         self.trace(PROBE_IDS[probe], CALL_IDS[cname], args[0] if args else 0, args[1] if len(args) > 1 else 0)
         return fn(*args)
 
-    def _upto(self, value: Any, cap: int) -> int:
+    def _upto(self, value: object, cap: int) -> int:
         """A count the submission gave, as a number of reads we are willing to make."""
         return max(0, min(value, cap)) if isinstance(value, int) else 0
 
-    def deck_counts(self) -> dict[str, Any]:
+    def deck_counts(self) -> Obs:
         """B11: counts over the initial deck; observed once, after newGame."""
-        out: dict[str, Any] = {}
+        out: Obs = {}
         for name, cname, method, n in DECK_COUNT_PROBES:
             if name in self.skip:
                 out[name] = SKIPPED
@@ -97,14 +108,14 @@ class Observer(shared.Observer):
                 got = self._call(name, cname, method)
                 out[name] = got if got == MISSING else int(got)
             else:
-                got = [self._call(name, cname, method, i) for i in range(n)]
-                out[name] = [g if g == MISSING else int(g) for g in got]
+                answers = [self._call(name, cname, method, i) for i in range(n)]
+                out[name] = [g if g == MISSING else int(g) for g in answers]
         return out
 
-    def observe(self, _depths: Any = None) -> dict[str, Any]:
+    def observe(self, _depths: Sequence[int] | None = None) -> Obs:
         """Every observation of the game as it stands (2017 shows no piles: ``_depths`` is unused)."""
         g, skip = self.game, self.skip
-        obs: dict[str, Any] = {}
+        obs: Obs = {}
         for name, cname, method in INT_PROBES:
             got = SKIPPED if name in skip else self._call(name, cname, method)
             obs[name] = got if got in (MISSING, SKIPPED) else int(got)
@@ -129,29 +140,29 @@ class Observer(shared.Observer):
 
         count = SKIPPED if "hand_card_count" in skip else self._call("hand_card_count", "handCardCount",
                                                                       "hand_card_count")
-        obs["hand_card_count"] = count if count in (MISSING, SKIPPED) else int(count)
-        count = obs["hand_card_count"]
-        hand: list[Any] = []
+        count = count if count in (MISSING, SKIPPED) else int(count)
+        obs["hand_card_count"] = count
+        hand: list[CardLike | None] = []
         if "hand" in skip or count == SKIPPED:
             obs["hand"] = SKIPPED
         elif not hasattr(g, "hand_card") or count == MISSING:
             obs["hand"] = MISSING
         else:
             for i in range(self._upto(count, self.cap)):
-                self.trace(PROBE_IDS["hand"], CALL_IDS["handCard"], i, count)
+                self.trace(PROBE_IDS["hand"], CALL_IDS["handCard"], i, cast(int, count))  # neither word: an int
                 hand.append(g.hand_card(i))
             obs["hand"] = [self._cd(c) for c in hand]
         for name, cname, method in (("card_counts", "playerCardCount", "player_card_count"),
                                     ("points", "playerPoints", "player_points")):
-            got = [SKIPPED] * 4 if name in skip else [self._call(name, cname, method, p) for p in range(4)]
-            obs[name] = [v if v in (MISSING, SKIPPED) else int(v) for v in got]
+            answers = [SKIPPED] * 4 if name in skip else [self._call(name, cname, method, p) for p in range(4)]
+            obs[name] = [v if v in (MISSING, SKIPPED) else int(v) for v in answers]
         me = obs["current_player"]
         if isinstance(me, int) and hand and hand[0] is not None:
             self._first_cards[me] = hand[0]
         obs.update(self.validity(hand, obs["hand"], me))
         return obs
 
-    def _history(self, turn: Any, moves_now: Any) -> Any:
+    def _history(self, turn: object, moves_now: object) -> list[list[str]] | str:
         """The previous turn's moves and the current turn's, through turnMoves and pastMove."""
         g = self.game
         if "past_moves" in self.skip or not isinstance(turn, int) or moves_now == SKIPPED:
@@ -174,13 +185,13 @@ class Observer(shared.Observer):
             turns.append(moves)
         return turns
 
-    def validity(self, hand: list[Any], hand_obs: Any, me: Any) -> dict[str, Any]:
+    def validity(self, hand: list[CardLike | None], hand_obs: object, me: object) -> Obs:
         """isValidMove for a battery of candidates: every card in hand (a DECLARE with every colour), the
         first card of each other hand as last seen, DRAW_CARD, the three words and END_TURN."""
         g, skip = self.game, self.skip
         if not hasattr(g, "is_valid_move"):
             return {name: MISSING for name in ("valid_play", "valid_foreign", "valid_draw", "valid_say", "valid_end")}
-        out: dict[str, Any] = {}
+        out: Obs = {}
         call = CALL_IDS["isValidMove"]
         if "valid_play" in skip or hand_obs in (SKIPPED, MISSING):
             out["valid_play"] = SKIPPED if hand_obs != MISSING else MISSING
@@ -223,33 +234,19 @@ class Observer(shared.Observer):
         return out
 
 
-def play_moves(card: Any) -> list[tuple[PlayerMove, str]]:
+def play_moves(card: CardLike) -> list[tuple[MadeMove, str]]:
     """The PLAY_CARD moves for one card, with their notation; a DECLARE once per colour."""
-    name = card_label((card.value, card.color, card.suit))
-    if int(card.value) == Value.D:
-        return [(PlayerMove(Action.PLAY_CARD, card, col), f"{name}/{COLOR_LETTERS[col]}") for col in range(5)]
-    return [(PlayerMove(Action.PLAY_CARD, card, 0), name)]
+    return family.play_moves(card, PlayerMove, Action.PLAY_CARD)
 
 
 ACTION_WORDS = {int(a): a.name for a in Action}
 
 
-def describe_call(probe: int, call: int, a: int, b: int, moves: Any = (), step: int = 0) -> str:
+def describe_call(probe: int, call: int, a: int, b: int, moves: Sequence[object] = (), step: int = 0) -> str:
     """The call in progress, as a student would write it: ``pastMove(3, 1)``."""
-    if probe == LOADING:
-        return "loading your library (before newGame: its global initialisers and constructors)"
-    if probe == NEW_GAME:
-        return "newGame(...)"
-    if probe == DESTROY_GAME:
-        return "destroyGame(game)"
-    if probe in (PLAY_MOVE, FIND_CARD):
-        move = moves[a] if 0 <= a < len(moves) else "?"
-        if probe == FIND_CARD:
-            return f"handCard({b}) while looking for the card of move {a + 1} ({move})"
-        return f"playMove({move}) at move {a + 1}"
-    if not 0 <= call < len(API_FUNCTIONS):
-        return "an API call"
-    name = API_FUNCTIONS[call]
+    name = family.call_outside_the_probes(probe, call, a, b, moves, API_FUNCTIONS)
+    if name is None or not name.isidentifier():
+        return name or "an API call"
     if name in ("handCard", "turnMoves", "numOfSuit", "numOfColor", "numOfValue", "playerCardCount",
                 "playerPoints"):
         return f"{name}({a})"
@@ -266,4 +263,4 @@ def describe_call(probe: int, call: int, a: int, b: int, moves: Any = (), step: 
 
 def probe_name(probe: int) -> str | None:
     """The observation a probe number stands for; None for newGame, playMove and the like."""
-    return ORDER[probe] if 0 <= probe < len(ORDER) else None
+    return family.probe_name(probe, ORDER)

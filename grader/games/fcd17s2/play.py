@@ -1,22 +1,20 @@
-"""The sandbox side of a 2017 game: the 2018 job (``grader.games.fcd18s2.play``) with the 2017
+"""The sandbox side of a 2017 game: the 2018 job (``grader.games.fcd.play``) with the 2017
 interface, observer, notation and moves.  There is no C observer for 2017: every step is a frame."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from grader.games.fcd import loader
+from grader.games.fcd.play import Job, Request, Results, play_game
 from grader.games.fcd17s2.interface import API
 from grader.games.fcd17s2.observe import CALL_IDS, Observer
-from grader.games.fcd18s2 import loader
-from grader.games.fcd18s2.play import Job, play_game
 from reference.fcd17s2 import MoveSpec, PlayerMove
 
 JOB = Job(API, Observer, CALL_IDS, MoveSpec.parse, PlayerMove, native=False)
 
 
 def warm_up() -> None:
-    loader.warm_up(API)
+    loader.warm_up(API, native_observer=False)
 
 
-def run(request: dict[str, Any], results: Any) -> None:
+def run(request: Request, results: Results) -> None:
     play_game(request, results, JOB)

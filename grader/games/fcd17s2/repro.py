@@ -1,4 +1,4 @@
-"""The 2017 edition's repro programs: the 2018 generator (``grader.games.fcd18s2.repro``) in 2017's C.
+"""The 2017 edition's repro programs: the 2018 generator (``grader.games.fcd.repro``) in 2017's C.
 
 The same program (the deck, newGame, each move with its card found in the
 current hand by look, the grader's calls after every move in the grader's
@@ -19,18 +19,22 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence, cast
 
+from grader.core.results import SubmissionResult
+from grader.games.fcd import repro as family
+from grader.games.fcd.c_emit import VALIDITY_OF, checking_prelude, deck_arrays, move_declaration, names
+from grader.games.fcd.compare import History, history_text
+from grader.games.fcd.edition import WrittenMove
+from grader.games.fcd.focus import Focus, everything, focus_of
+from grader.games.fcd.observe import HAND_CAP, CardObs
+from grader.games.fcd.reference_trace import Step, reference_trace
+from grader.games.fcd.repro import ReproDialect, answer_checks, deck_count_checks, make_move
+from grader.games.fcd.scenarios import Scenario
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.memcheck import C_VALUES, c_action
 from grader.games.fcd17s2.observations import ORDER, TABLE
 from grader.games.fcd17s2.observe import DECK_COUNT_PROBES, INT_PROBES, MOVES_CAP, SAY_LABELS
-from grader.games.fcd18s2.c_emit import checking_prelude, deck_arrays, move_declaration, names
-from grader.games.fcd18s2.compare import history_text
-from grader.games.fcd18s2.focus import Focus, everything, focus_of
-from grader.games.fcd18s2.observe import HAND_CAP
-from grader.games.fcd18s2.reference_trace import Step, reference_trace
-from grader.games.fcd18s2.repro import ReproDialect, answer_checks, deck_count_checks, make_move
 
 SAY_CALLS = {label: f"SAY_{label.upper()}" for label in SAY_LABELS}  # "uno" -> SAY_UNO, in the observer's order
 
@@ -49,7 +53,8 @@ def _see() -> str:
     ints = "\n".join(f'    if (!skip[P_{name}]) {{\n        CALLING("{call}()");\n'
                      f"        seen.ints[I_{name}] = (int){call}(game);\n    }}" for name, call, _m in INT_PROBES)
     says = ", ".join(SAY_CALLS.values())
-    return SEE.replace("    INT_QUERIES\n", ints + "\n").replace("SAY_ACTIONS", says)
+    return (SEE.replace("    INT_QUERIES\n", ints + "\n").replace("SAY_ACTIONS", says)
+            .replace("VALIDITY_OF\n", VALIDITY_OF))
 
 
 SEE = r'''/* What the grader saw after each move: every call it made, in the same order. */
@@ -145,15 +150,7 @@ static void tryPlays(Game game, Card card, char labels[][8], int *results, int *
     }
 }
 
-static int validityOf(char labels[][8], int *results, int count, const char *label) {
-    for (int i = 0; i < count; i++) {
-        if (strcmp(labels[i], label) == 0) {
-            return results[i];
-        }
-    }
-    return -1;
-}
-
+VALIDITY_OF
 static void see(Game game, int deckDepth, int discardDepth, const int *skip) {
     (void)deckDepth, (void)discardDepth;  /* 2017 shows no piles */
     INT_QUERIES
@@ -273,7 +270,8 @@ def prelude17(cap: int = HAND_CAP, skipped: Sequence[str] = ()) -> str:
 
 def checks17(k: int, step: Step, judged: set[str], judges: Callable[[str, str], bool]) -> list[str]:
     """C checks of what the test judged at step ``k``, in the order the report judges them (the table's);
-    ``judges(name, label)``: whether the test judges that answer (B33 judges only the word for the hand)."""
+    ``judges(name, label)``: whether the test judges that answer (B33 judges only the word for the hand).  The
+    reference's values, each of its table's shape."""
     obs, lenient = step.obs, step.lenient
     want = {n for n in ORDER if n in judged and n in obs and not lenient.field_is_lenient(n)}
     ints = {name: (i, call) for i, (name, call, _m) in enumerate(INT_PROBES)}
@@ -281,8 +279,8 @@ def checks17(k: int, step: Step, judged: set[str], judges: Callable[[str, str], 
     for name in ORDER:
         if name in ("valid_play", "valid_foreign"):
             if name in judged and name in obs:
-                lines.extend(answer_checks(name, "Play" if name == "valid_play" else "Foreign", obs[name], lenient,
-                                           judges))
+                lines.extend(answer_checks(name, "Play" if name == "valid_play" else "Foreign",
+                                           cast("dict[str, bool]", obs[name]), lenient, judges))
             continue
         if name not in want:
             continue
@@ -294,36 +292,40 @@ def checks17(k: int, step: Step, judged: set[str], judges: Callable[[str, str], 
             lines.append(f'checkInt("turnMoves(currentTurn())", {value}, seen.turnMoves);')
         elif name in ("past_moves", "declarations"):
             call = TABLE.by_name[name].call
-            lines.append(f'checkHistory("{call}", "{history_text(value)}", {int(name == "declarations")});')
+            lines.append(f'checkHistory("{call}", "{history_text(cast(History, value))}", '
+                         f'{int(name == "declarations")});')
         elif name == "hand_card_count":
             lines.append(f'checkInt("handCardCount()", {value}, seen.handCardCount);')
         elif name == "hand":
-            lines.append(f'checkCards("handCard(i), the current hand", "{names(value, True)}", seen.hand, '
+            hand = cast("list[CardObs]", value)
+            lines.append(f'checkCards("handCard(i), the current hand", "{names(hand, True)}", seen.hand, '
                          f"seen.handCount, 1);")
         elif name in ("card_counts", "points"):
+            counts = cast("list[int]", value)
             call, field = ("playerCardCount", "counts") if name == "card_counts" else ("playerPoints", "points")
             loose = lenient.offsets.get(name, {})  # differences a ruling accepts in a player's entry (B44)
             for p in range(4):
                 got = f"seen.{field}[{p}]"
                 if loose.get(p):
-                    accepted = " || ".join(f"{got} - ({value[p]}) == {d}" for d in loose[p])
-                    got = f"({accepted}) ? {value[p]} : {got}"
-                lines.append(f'checkInt("{call}({p})", {value[p]}, {got});')
+                    accepted = " || ".join(f"{got} - ({counts[p]}) == {d}" for d in loose[p])
+                    got = f"({accepted}) ? {counts[p]} : {got}"
+                lines.append(f'checkInt("{call}({p})", {counts[p]}, {got});')
         elif name == "top_discard" and value:
-            lines.append(f'checkCards("topDiscard()", "{names([value], False)}", &seen.top, 1, 0);')
+            lines.append(f'checkCards("topDiscard()", "{names([cast(CardObs, value)], False)}", &seen.top, 1, 0);')
         elif name in ("valid_draw", "valid_end"):
             action, field = ("DRAW_CARD", "validDraw") if name == "valid_draw" else ("END_TURN", "validEnd")
-            lines.append(f'checkBool("isValidMove({action})", {int(value)}, seen.{field});')
+            lines.append(f'checkBool("isValidMove({action})", {int(cast(bool, value))}, seen.{field});')
         elif name == "valid_say":
+            says = cast("dict[str, bool]", value)
             for w, (label, call) in enumerate(SAY_CALLS.items()):
                 if judges(name, label):
-                    lines.append(f'checkBool("isValidMove({call})", {int(value[label])}, seen.validSay[{w}]);')
+                    lines.append(f'checkBool("isValidMove({call})", {int(says[label])}, seen.validSay[{w}]);')
     if k == 0:
         lines.extend(deck_count_checks(DECK_COUNT_PROBES, obs, judged))
     return lines
 
 
-def _scenarios() -> Sequence[Any]:
+def _scenarios() -> Sequence[Scenario]:
     from grader.games.fcd17s2.scenarios import load_scenarios  # noqa: PLC0415
 
     return load_scenarios()
@@ -339,7 +341,7 @@ def _include() -> tuple[Path, Sequence[str]]:
     return INCLUDE_DIR, COURSE_HEADERS
 
 
-def _parse_moves(text: str) -> Sequence[Any]:
+def _parse_moves(text: str) -> Sequence[WrittenMove]:
     from reference.fcd17s2 import parse_moves  # noqa: PLC0415
 
     return parse_moves(text)
@@ -355,11 +357,10 @@ FCD17_REPRO = ReproDialect(
     everything=everything(TABLE))
 
 
-def write_repros17(result: Any, folder: Path, sources: Sequence[str], course_card: bool = False) -> dict[str, str]:
-    """The 2017 repro programs of a result's failed tests (``write_repros`` in 2017's C)."""
-    from grader.games.fcd18s2.repro import write_repros  # noqa: PLC0415
+def write_repros(result: SubmissionResult, folder: Path, sources: Sequence[str],
+                 course_card: bool = False) -> dict[str, str]:
+    """The 2017 repro programs of a result's failed tests (the family's ``write_repros`` in 2017's C)."""
+    return family.write_repros(result, folder, sources, course_card, FCD17_REPRO)
 
-    return write_repros(result, folder, sources, course_card, dialect=FCD17_REPRO)
 
-
-__all__ = ["FCD17_REPRO", "checks17", "prelude17", "write_repros17"]
+__all__ = ["FCD17_REPRO", "checks17", "prelude17", "write_repros"]

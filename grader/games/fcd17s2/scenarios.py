@@ -1,5 +1,5 @@
 """The 2017 scenarios (fixtures/fcd17s2/scenarios/*.toml): the 2018 format and loader
-(``grader.games.fcd18s2.scenarios``) over the 2017 notation and observation table.
+(``grader.games.fcd.scenarios``) over the 2017 notation and observation table.
 
 The expectation keys are the 2017 observations: ``current_player``,
 ``current_turn``, ``num_turns``, ``play_direction`` ("clockwise" /
@@ -12,12 +12,12 @@ the current turn's, in the notation), ``top_discard``, ``hand``,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from grader.games.fcd import scenarios as shared
+from grader.games.fcd.observe import Obs
+from grader.games.fcd.scenarios import Scenario
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.observations import TABLE
-from grader.games.fcd18s2 import scenarios as shared
-from grader.games.fcd18s2.scenarios import Scenario
 
 SCENARIO_DIR = Path(__file__).resolve().parents[3] / "fixtures" / "fcd17s2" / "scenarios"
 
@@ -28,5 +28,5 @@ def load_scenarios(directory: Path = SCENARIO_DIR) -> list[Scenario]:
     return shared.load_scenarios(directory, FCD17)
 
 
-def check_expectation(values: dict[str, Any], obs: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+def check_expectation(values: dict[str, object], obs: Obs) -> list[tuple[str, object, object]]:
     return shared.check_expectation(values, obs, TABLE)

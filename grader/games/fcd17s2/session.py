@@ -1,17 +1,16 @@
-"""A 2017 game played on both sides and judged: the 2018 session (``grader.games.fcd18s2.session``)
+"""A 2017 game played on both sides and judged: the family's session (``grader.games.fcd.session``)
 with the 2017 edition, its scenarios for the notes, and no C observer (every game takes the full run)."""
 
 from __future__ import annotations
 
 import functools
-from pathlib import Path
-from typing import Any
 
+from grader.games.fcd.focus import owners
+from grader.games.fcd.session import FcdSession
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.observations import TABLE
 from grader.games.fcd17s2.scenarios import load_scenarios
-from grader.games.fcd18s2.focus import owners
-from grader.games.fcd18s2.session import FcdSession
+from reference.fcd17s2 import Game
 
 
 @functools.cache
@@ -20,16 +19,12 @@ def default_owners() -> dict[tuple[str, bool], str]:
     return owners(load_scenarios(), TABLE)
 
 
-class Fcd17Session(FcdSession):
+class Fcd17Session(FcdSession[Game]):
     edition = FCD17
-    native_observer = False
 
     @staticmethod
     def shipped_owners() -> dict[tuple[str, bool], str]:
         return default_owners()
 
-    @classmethod
-    def open(cls, folder: Path, **kwargs: Any) -> Fcd17Session:
-        from grader.games.fcd17s2 import GAME  # noqa: PLC0415 - the package imports this module
 
-        return cls.open_game(folder, GAME, **kwargs)
+SESSION = Fcd17Session

@@ -1,5 +1,5 @@
-"""Final Card-Down (2018) at the table: the arena's view of the reference rules (``FcdArena``), its
-baselines (``bots``), and a student's ``player.c`` as a player (``StudentPlayer``).
+"""Final Card-Down (2018) at the table: its seating (``FcdSeating``: the engine is the core's contract, bound in
+``engine``), its baselines (``bots``), and a student's ``player.c`` as a player (``StudentPlayer``).
 
 A student's player is compiled with the course's model ``Game.c`` (never the student's own: a player
 is judged on its decisions, not on its Game ADT) and the guard, and runs in its own sandboxed worker;
@@ -18,14 +18,15 @@ import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
+from grader.core.arena.game import Policy, StudentPlayerFactory
 from grader.core.arena.players import Decision, Table
 from grader.core.arena.student import ask_player, build_player
 from grader.core.limits import Limits
 from grader.core.worker_client import WorkerClient
 from grader.games.fcd18s2.bots import BOTS
 from grader.games.fcd18s2.engine import ENGINE
-from grader.games.fcd18s2.loader import INCLUDE_DIR
-from reference import Deck, Game, MoveSpec
+from grader.games.fcd18s2.interface import INCLUDE_DIR
+from reference import Deck, Game
 
 MODEL = Path(__file__).resolve().parents[3] / "fixtures" / "submissions" / "model"
 GUARD = Path(__file__).resolve().parent / "arena_c" / "fcd_guard.c"
@@ -33,43 +34,16 @@ RENAMED = ("newGame", "destroyGame", "playMove", "getHandCard")  # the model's, 
 REFUSED = {1: "playMove", 2: "newGame", 4: "destroyGame"}
 
 
-class FcdArena:
-    title = "Final Card-Down (2018)"
-    seats = 4
+class FcdSeating:
+    """The 2018 game's seating at the table: the baselines, a student's ``player.c``, and the stand-in move."""
+
+    engine = ENGINE
 
     def __init__(self) -> None:
-        self.bots = {name: _bot(policy) for name, policy in BOTS.items()}
-        self.student_player = StudentPlayer
+        self.bots: dict[str, Policy] = {name: _bot(policy) for name, policy in BOTS.items()}
+        self.student_player: StudentPlayerFactory | None = StudentPlayer
 
-    def random_deck(self, rng: random.Random) -> Deck:
-        return ENGINE.random_deck(rng)
-
-    def format_deck(self, deck: Deck) -> str:
-        return str(deck)
-
-    def new_state(self, deck: Deck) -> Game:
-        return Game(deck)
-
-    def to_move(self, state: Game) -> int:
-        return state.current_player()
-
-    def legal(self, state: Game) -> list[str]:
-        return [str(m) for m in state.legal_moves()]
-
-    def apply(self, state: Game, move: str) -> None:
-        state.play_move(state.resolve(MoveSpec.parse(move)))
-
-    def finished(self, state: Game) -> bool:
-        return state.outcome() is not None
-
-    def winner(self, state: Game) -> int | None:
-        outcome = state.outcome()
-        return outcome.winner if outcome is not None else None
-
-    def scores(self, state: Game) -> list[int]:
-        return [state.player_points(p) for p in range(self.seats)]
-
-    def stand_in(self, state: Game, legal: Sequence[str]) -> str:
+    def stand_in(self, state: object, legal: Sequence[str]) -> str:
         return next((m for m in ("draw", "end") if m in legal), legal[0])
 
 
@@ -97,7 +71,7 @@ class StudentPlayer:
         self.client: WorkerClient | None = None
         library = self._build()
         if library is not None:
-            self.client = WorkerClient(library, "grader.games.fcd18s2.decide", ("reference",))
+            self.client = WorkerClient(library, "grader.games.fcd18s2.decide", ("reference", "grader.games.fcd"))
 
     def _build(self) -> Path | None:
         library, self.problem, self.build_output = build_player(
@@ -112,7 +86,7 @@ class StudentPlayer:
         answer, forfeit, notes = ask_player(self.client, {"deck": deck, "moves": list(table.moves)}, self.limits,
                                             REFUSED, "refused: a player may only look at the game")
         if answer is None:
-            return forfeit
+            return forfeit or Decision(None, "gave no answer", notes)
         looked = int(answer.get("other_hands", 0))
         if looked and self.other_hands == "forbidden":
             return Decision(None, f"looked at other players' hands ({looked} getHandCard calls), which this course "
@@ -135,4 +109,4 @@ class StudentPlayer:
             pass
 
 
-ARENA = FcdArena()
+SEATING = FcdSeating()

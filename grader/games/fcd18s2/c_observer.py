@@ -1,11 +1,11 @@
 """The C observer: a whole game played and observed natively, in one foreign call.
 
 ``source()`` writes it from the observation table: it makes exactly the calls
-of ``grader.games.fcd18s2.observe.Observer`` in the same order (so a buggy
+of ``grader.games.fcd.observe.Observer`` in the same order (so a buggy
 submission sees the same sequence of calls as on the Python path), writes the
 call in progress into the worker's call slot before each one (so a crash or a
 hang is pinned on the same call), and writes every step in the packed form of
-``grader.games.fcd18s2.packed``.  It calls the student's functions through
+``grader.games.fcd.packed``.  It calls the student's functions through
 pointers the worker hands it, so it is compiled once per grader version, never
 with a submission, and no symbol of a submission can stand in for one of its own.
 
@@ -26,22 +26,11 @@ from pathlib import Path
 
 from grader.core.build import CC
 from grader.core.cache import cache_dir
-from grader.games.fcd18s2.loader import API_FUNCTIONS, INCLUDE_DIR
+from grader.games.fcd.observe import DESTROY_GAME, FIND_CARD, FOREIGN_PROBES, HAND_CAP, NEW_GAME, PLAY_MOVE
+from grader.games.fcd.packed import DONE, NO_CARD, NOT_DECLARED, NULL_GAME, OVERFLOW, REFUSED
+from grader.games.fcd18s2.interface import API_FUNCTIONS, INCLUDE_DIR
 from grader.games.fcd18s2.observations import BY_NAME, ORDER
-from grader.games.fcd18s2.observe import (
-    CALL_IDS,
-    DECK_COUNT_PROBES,
-    DESTROY_GAME,
-    FIND_CARD,
-    FOREIGN_PROBES,
-    HAND_CAP,
-    INT_PROBES,
-    NEW_GAME,
-    PILE_PROBES,
-    PLAY_MOVE,
-    PROBE_IDS,
-)
-from grader.games.fcd18s2.packed import DONE, NO_CARD, NOT_DECLARED, NULL_GAME, OVERFLOW, REFUSED
+from grader.games.fcd18s2.observe import CALL_IDS, DECK_COUNT_PROBES, INT_PROBES, PILE_PROBES, PROBE_IDS
 from reference import Action
 from reference.cards import Value
 
@@ -384,9 +373,9 @@ def source() -> str:
     return text
 
 
-def library() -> Path | None:
-    """The compiled observer, built once per source (in the grader's cache, else a temporary folder);
-    None if it cannot be built here (the games then take the Python path)."""
+def library() -> Path:
+    """The compiled observer, built once per source (in the grader's cache, else a temporary folder); one that
+    does not compile is a grader fault (``RuntimeError``)."""
     text = source()
     digest = hashlib.sha256((text + "".join((INCLUDE_DIR / h).read_text() for h in ("Card.h", "Game.h"))).encode())
     base = cache_dir() or Path(tempfile.gettempdir()) / f"fcd-observer-{os.getuid()}"

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from grader.core.native import Api, LoadError
-from grader.games.fcd18s2.loader import INCLUDE_DIR, CLibrary
-from grader.games.fcd18s2.observe import card_label
-from grader.games.fcd18s2.play import JOB, _resolve
+from grader.games.fcd.loader import CLibrary
+from grader.games.fcd.observe import card_label
+from grader.games.fcd.play import resolve
+from grader.games.fcd18s2.interface import INCLUDE_DIR
+from grader.games.fcd18s2.play import JOB
 from reference.cards import COLOR_LETTERS
 from reference.moves import MoveSpec
 
@@ -39,9 +41,9 @@ PLAYER_API = PlayerApi(INCLUDE_DIR, ("Card.h", "Game.h", "player.h", "fcd_guard.
 
 
 def warm_up() -> None:
-    from grader.games.fcd18s2.loader import warm_up as load_warm_up  # noqa: PLC0415
+    from grader.games.fcd.loader import warm_up as load_warm_up  # noqa: PLC0415
 
-    load_warm_up(PLAYER_API)
+    load_warm_up(PLAYER_API, native_observer=False)
 
 
 def _card(fn: dict[str, Any], ptr: Any) -> tuple[int, int, int, int] | None:
@@ -85,7 +87,7 @@ def run(request: dict[str, Any], results: Any) -> None:
         send({"t": "error", "what": "null_game", "detail": "the model's newGame returned NULL"})
         return
     for token in request["moves"]:
-        move = _resolve(game, MoveSpec.parse(token), len(deck) + 1, job=JOB)
+        move = resolve(game, MoveSpec.parse(token), len(deck) + 1, JOB)
         if move is None:
             send({"t": "error", "what": "replay", "detail": f"the model could not replay {token}"})
             return

@@ -1,50 +1,15 @@
-"""Final Card-Down's reference engine behind the core's engine contract (``grader.core.engine``).
-
-Moves are the written kind (``MoveSpec``: ``5RH``, ``DRH/B``, ``draw``, ``end``),
-so a move list is its notation; a state is the reference ``Game``.
-"""
+"""The 2018 reference engine (``reference``) behind the core's engine contract, as the family binds it."""
 
 from __future__ import annotations
 
-import random
-from typing import Sequence
-
-from reference import Deck, Game, MoveSpec, Outcome, format_moves, parse_moves
-from reference.cards import traditional_deck
-
-SMALLEST_DECK, LARGEST_RANDOM_DECK = 30, 120  # random decks: at least 30 cards (A51)
+from grader.games.fcd.edition import LegalMove
+from grader.games.fcd.engine import FcdEngine
+from reference import Game, MoveSpec, format_moves, parse_moves
 
 
-class FcdEngine:
-    def new_game(self, deck: Deck) -> Game:
-        return Game(deck)
-
-    def legal_moves(self, state: Game) -> list[MoveSpec]:
-        return [MoveSpec.parse(str(m)) for m in state.legal_moves()]
-
-    def apply(self, state: Game, move: MoveSpec) -> None:
-        state.play_move(state.resolve(move))
-
-    def outcome(self, state: Game) -> Outcome | None:
-        return state.outcome()
-
-    def random_deck(self, rng: random.Random) -> Deck:
-        """A shuffled part of the 800-card deck, 30 to 120 cards."""
-        keys = traditional_deck().keys
-        rng.shuffle(keys)
-        return Deck.from_keys(keys[:rng.randint(SMALLEST_DECK, LARGEST_RANDOM_DECK)])
-
-    def format_deck(self, deck: Deck) -> str:
-        return str(deck)
-
-    def parse_deck(self, text: str) -> Deck:
-        return Deck.parse(text)
-
-    def format_moves(self, moves: Sequence[MoveSpec]) -> str:
-        return format_moves(moves)
-
-    def parse_moves(self, text: str) -> list[MoveSpec]:
-        return parse_moves(text)
+def spec_of(move: LegalMove) -> MoveSpec:
+    return MoveSpec.parse(str(move))
 
 
-ENGINE = FcdEngine()
+ENGINE = FcdEngine("Final Card-Down (2018)", Game, spec_of, MoveSpec.parse, format_moves,
+                   parse_moves)

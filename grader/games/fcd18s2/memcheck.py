@@ -1,83 +1,22 @@
-"""Final Card-Down's memory stage: the core's (``grader.core.memcheck``: every scenario replayed natively under
-AddressSanitizer + UBSan, or valgrind) with 2018's C, its ``Dialect``.
-
-The scenarios are data (a deck and its moves, each move a row); ``REPLAY`` plays one as the worker does
-(a card named by its look is found in the current hand; as far as its scenario test played it), and
-``touch`` makes the grader's own calls after every move (``c_emit``'s ``see``: the probes in the
-observer's order, the piles as deep as the grader reads them at that step), so their memory errors show
-too.  The tests cite R18.  2017's dialect (``grader.games.fcd17s2.memcheck``) shares the table and the
-replay.
-"""
+"""The memory stage of a 2018 submission: the core's runner (``grader.core.memcheck``) with the 2018 C
+dialect (``FCD18``): its prelude and ``see``, ``touch`` (the grader's own calls after every move, so their
+memory errors show too), the family's scenario table and replay.  The tests cite R18."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence, cast
 
-from grader.core.memcheck import Dialect
+from grader.core.memcheck import Dialect, MemorySession, Played, ReplayedScenario
 from grader.core.memcheck import run_memory_stage as run_with_dialect
 from grader.core.results import TestResult
-from grader.games.fcd18s2.c_emit import deck_arrays, move_row, prelude
+from grader.games.fcd.c_emit import deck_arrays, move_row
+from grader.games.fcd.edition import WrittenMove
+from grader.games.fcd.memcheck import REPLAY, fcd_scenario_table
+from grader.games.fcd.reference_trace import cached_packed_trace
+from grader.games.fcd.scenarios import Scenario
+from grader.games.fcd18s2.c_dialect import prelude
+from grader.games.fcd18s2.edition import FCD18 as EDITION
 from grader.games.fcd18s2.observations import ORDER
-from grader.games.fcd18s2.scenarios import Scenario
-
-
-def fcd_scenario_table(scenarios: Sequence[Scenario], d: Dialect) -> list[str]:
-    """Final Card-Down's scenarios as C data: ``struct move`` rows and the ``SCENARIOS`` table ``REPLAY`` reads."""
-    out = ["struct move { action action; value v; color c; suit s; color declared; const char *text; };",
-           "struct scenario { int size; const value *values; const color *colors; const suit *suits;",
-           "                  int length; const struct move *moves; };"]
-    for i, sc in enumerate(scenarios):
-        out.extend(d.deck_arrays(sc.deck.keys, indent="", suffix=str(i), const=True))
-        moves = ",\n    ".join(d.move_row(m) for m in sc.moves) or "{END_TURN, ZERO, RED, HEARTS, RED, \"\"}"
-        out.append(f"static const struct move moves{i}[] = {{\n    {moves}}};")
-    out.append(f"#define SCENARIO_COUNT {len(scenarios)}")
-    table = ",\n    ".join(f"{{{len(sc.deck)}, values{i}, colors{i}, suits{i}, {len(sc.moves)}, moves{i}}}"
-                          for i, sc in enumerate(scenarios))
-    out.append(f"static const struct scenario SCENARIOS[SCENARIO_COUNT + 1] = {{\n    {table}}};")
-    return out
-
-
-REPLAY = r"""
-/* Replay scenario i, marking every call on stderr, as far as its scenario test played it (replayStop moves;
-   -1: no plan, so a move the game's own isValidMove refuses is not played, A28).  A move whose card the
-   current player does not hold cannot be played: the replay ends there, as the worker's game does. */
-static void replay(int i) {
-    const struct scenario *sc = &SCENARIOS[i];
-    value values[sc->size];
-    color colors[sc->size];
-    suit suits[sc->size];
-    memcpy(values, sc->values, sizeof values);
-    memcpy(colors, sc->colors, sizeof colors);
-    memcpy(suits, sc->suits, sizeof suits);
-    AT("newGame");
-    Game game = newGame(sc->size, values, colors, suits);
-    if (game == NULL) {
-        return;
-    }
-    AT("the queries after newGame");
-    touch(game);
-    int last = replayStop >= 0 && replayStop < sc->length ? replayStop : sc->length;
-    for (int k = 1; k <= last; k++) {
-        const struct move *mv = &sc->moves[k - 1];
-        AT("move %d: playMove(%s)", k, mv->text);
-        playerMove m = {mv->action, mv->declared, NULL};
-        if (mv->action == PLAY_CARD) {
-            m.card = inHand(game, mv->v, mv->c, mv->s);
-        }
-        if ((m.action == PLAY_CARD && m.card == NULL) || (replayStop < 0 && !isValidMove(game, m))) {
-            stop(game);
-            return;
-        }
-        playMove(game, m);
-        moveNumber = k;
-        AT("the queries after move %d", k);
-        touch(game);
-    }
-    AT("destroyGame after %d moves", last);
-    destroyGame(game);
-    AT("end");
-}
-"""
 
 
 def touch_source() -> str:
@@ -106,17 +45,23 @@ static void touch(Game game) {
 """
 
 
-def reference_depths(scenario: Any) -> Sequence[tuple[int, int]]:
-    """How deep the grader reads the two piles at each step of a 2018 scenario (the reference's, cached)."""
-    from grader.games.fcd18s2.reference_trace import cached_packed_trace  # noqa: PLC0415 - the trace machinery
+def reference_depths(scenario: ReplayedScenario) -> Sequence[tuple[int, int]]:
+    """How deep the grader reads the two piles at each step of a 2018 scenario (the reference's, cached; the
+    memory stage hands back the scenarios this edition gave it)."""
+    sc = cast(Scenario, scenario)
+    return cached_packed_trace(sc.deck, sc.moves, EDITION).depths
 
-    return cached_packed_trace(scenario.deck, scenario.moves).depths
+
+def scenario_move_row(move: object) -> str:
+    """A move of a 2018 scenario as a row of the scenario table (``fcd_scenario_table`` gives it the scenarios'
+    moves: 2018's MoveSpecs)."""
+    return move_row(cast(WrittenMove, move))
 
 
 FCD18 = Dialect(prelude=prelude, touch=touch_source, table=fcd_scenario_table, replay=REPLAY, rules=("R18",),
-                deck_arrays=deck_arrays, move_row=move_row, probes=ORDER, depths=reference_depths)
+                deck_arrays=deck_arrays, move_row=scenario_move_row, probes=ORDER, depths=reference_depths)
 
 
-def run_memory_stage(session: Any, played: Sequence[Any]) -> list[TestResult]:
+def run_memory_stage(session: MemorySession, played: Sequence[Played]) -> list[TestResult]:
     """The memory stage of a 2018 submission (``grader.core.memcheck.run_memory_stage`` with ``FCD18``)."""
     return run_with_dialect(session, played, FCD18)

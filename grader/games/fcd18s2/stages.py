@@ -1,52 +1,22 @@
-"""Final Card-Down's stages after the scenarios: random games, then the memory stage.
-
-Random games: a rule family a scenario already failed costs no second
-deduction: the games judge around it (and it earns nothing there).  Memory stage:
-each scenario is replayed natively under sanitizers as far as its test played it
-(the same probes left out); a crash or hang its test was already charged for is
-not charged again, and what shows only in scenarios that failed already is
-charged to them.
-"""
+"""The 2018 edition's stages after the scenarios: the family's (``grader.games.fcd.stages``: random games,
+one deduction per rule family), with the memory stage in 2018's C (``grader.games.fcd18s2.memcheck``)."""
 
 from __future__ import annotations
 
-import time
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator
 
 from grader.core.config import MarkingConfig
-from grader.core.grade import guarded_many
 from grader.core.results import TestResult
+from grader.games.fcd import stages
+from grader.games.fcd.stages import Played
+
+if TYPE_CHECKING:
+    from grader.games.fcd18s2.session import Fcd18Session
 
 
-def _timed(run: Callable[[], list[TestResult]]) -> list[TestResult]:
-    """A stage's tests, its time shared among them (reports and benchmarks add up the seconds)."""
-    start = time.monotonic()
-    tests = run()
-    for t in tests:
-        t.seconds = (time.monotonic() - start) / len(tests)
-    return tests
+def later_stages(session: Fcd18Session, config: MarkingConfig, played: Played, *, random_games: int | None = None,
+                 memory: bool = True) -> Iterator[TestResult]:
+    from grader.games.fcd18s2.memcheck import run_memory_stage  # noqa: PLC0415 - optional stage
 
-
-def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any, TestResult]], *,
-                 random_games: int | None = None, memory: bool = True,
-                 memory_stage: Callable[..., list[TestResult]] | None = None) -> Iterator[TestResult]:
-    """The tests of the random games and the memory stage, as they come.  ``memory_stage``: the edition's
-    (2018's ``memcheck.run_memory_stage`` when not given; the 2017 edition passes its own)."""
-    charged: dict[str, str] = {}  # what a scenario failed on (an observation, or ``crashes``) -> that test
-    for _s, t in played:
-        if t.rule_family and t.verdict.family == "fail":
-            charged.setdefault(t.failed_on or "crashes", t.id)
-    n_random = config.random_games if random_games is None else random_games
-    if n_random:
-        from grader.games.fcd18s2.random_games import run_random_games  # noqa: PLC0415 - optional stage
-
-        yield from _timed(lambda: guarded_many("random/games", "random", "random",
-                                               lambda: run_random_games(session, n_random, charged=charged)))
-    if memory:
-        from grader.games.fcd18s2.memcheck import run_memory_stage  # noqa: PLC0415 - optional stage
-
-        memory_stage = memory_stage or run_memory_stage
-
-        # Each scenario replayed as far as its test played it; what its test was charged is not charged again.
-        yield from _timed(lambda: guarded_many("memory/replays", "memory", "memory",
-                                               lambda: memory_stage(session, played)))
+    return stages.later_stages(session, config, played, memory_stage=run_memory_stage, random_games=random_games,
+                               memory=memory)

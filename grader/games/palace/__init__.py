@@ -13,55 +13,72 @@ preconditions (decks and player counts outside the contract), a run-time matter 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, cast
 
 from grader.core.gamespec import GameSpec
 from grader.games.palace.engine import ENGINE
 from grader.games.palace.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
 from reference.palace import BY_ID
 
+if TYPE_CHECKING:  # annotations only: the sandbox imports this package too
+    from grader.core.config import MarkingConfig
+    from grader.core.gamespec import LaterStages, Owners, Ruling, Session
+    from grader.core.gamespec import Scenario as CoreScenario
+    from grader.core.limits import LimitChanges, Limits
+    from grader.core.replay import Frame
+    from grader.core.results import TestResult
+    from grader.games.palace.arena import PalaceSeating
+    from grader.games.palace.repro import Graded
+    from grader.games.palace.scenarios import Scenario
+    from grader.games.palace.session import PalaceSession
+
 BUILD_RULES = ("§1",)  # the Palace headers: see the module docstring
 
 
-def _scenarios() -> Any:
+def _scenarios() -> tuple[Scenario, ...]:
     from grader.games.palace.scenarios import load_scenarios  # noqa: PLC0415
 
     return load_scenarios()
 
 
-def _open_session(folder: Path, **kwargs: Any) -> Any:
+def _open_session(folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
+                  compile_timeout: float | None = None) -> PalaceSession:
     from grader.games.palace.session import PalaceSession  # noqa: PLC0415
 
-    return PalaceSession.open(folder, **kwargs)
+    return PalaceSession.open(folder, limits=limits, strict=strict, compile_timeout=compile_timeout)
 
 
-def _owners(scenarios: Any) -> Any:
+def _owners(scenarios: Sequence[CoreScenario]) -> Owners:
     """Which scenario owns what: Palace judges each scenario only on the values its file expects, so
     there are no observations to share out (nothing seen outside a scenario's expectations is charged)."""
     return {}
 
 
-def _later_stages(*args: Any, **kwargs: Any) -> Any:
+def _later_stages(session: Session, config: MarkingConfig, played: Sequence[tuple[CoreScenario, TestResult]], *,
+                  random_games: int | None = None, memory: bool = True) -> Iterator[TestResult]:
+    """The probes, the random games and the memory stage (``grader.games.palace.stages``), their tests as they
+    come.  The core hands back the session and the scenarios this game gave it."""
     from grader.games.palace.stages import later_stages  # noqa: PLC0415
 
-    return later_stages(*args, **kwargs)
+    return later_stages(cast("PalaceSession", session), config, cast("Sequence[tuple[Scenario, TestResult]]", played),
+                        random_games=random_games, memory=memory)
 
 
-def _write_repros(result: Any, folder: Path) -> dict[str, str]:
+def _write_repros(result: Graded, folder: Path) -> dict[str, str]:
     """The C repro programs of a result's failed scenarios (``grader.games.palace.repro.write_repros``)."""
     from grader.games.palace.repro import write_repros  # noqa: PLC0415
 
     return write_repros(result, folder)
 
 
-def _replay_frames(deck: str, moves: str) -> Any:
+def _replay_frames(deck: str, moves: str) -> tuple[Frame, ...]:
     """The replay of a test's game (its setup and moves as the result wrote them), on the reference
     (``grader.games.palace.replay``); a random game played under other readings of the LENIENT switches
     (the readings a submission was held to) is replayed under the first readings that allow every move."""
     from grader.games.palace.replay import describe, frames  # noqa: PLC0415
-    from reference.palace import Game, GameError, Readings  # noqa: PLC0415
+    from reference.palace import Game, GameError, Readings, parse_moves  # noqa: PLC0415
 
-    setup, specs = ENGINE.parse_deck(deck), ENGINE.parse_moves(moves)
+    setup, specs = ENGINE.parse_deck(deck), parse_moves(moves)  # the engine's notation
     try:
         return frames(setup, specs)
     except GameError:
@@ -81,10 +98,10 @@ def _replay_frames(deck: str, moves: str) -> Any:
     raise GameError(f"no reading of the LENIENT switches allows every move of {moves[:80]!r}")
 
 
-def _arena() -> Any:
-    from grader.games.palace.arena import PalaceArena  # noqa: PLC0415
+def _arena() -> PalaceSeating:
+    from grader.games.palace.arena import PalaceSeating  # noqa: PLC0415
 
-    return PalaceArena()
+    return PalaceSeating()
 
 
 GAME = GameSpec(
@@ -98,13 +115,15 @@ GAME = GameSpec(
     course_sources={"PalaceCard.c": ("newCard", r"\bCard\s+newCard\s*\([^;{)]*\)\s*\{")},
     build_rules=BUILD_RULES,
     marking_file=Path(__file__).resolve().parent / "marking.toml",
-    rulings=BY_ID,
+    # Palace's rulings have no ``question``: only the judge of students' own tests reads it, and Palace has none
+    rulings=cast("Mapping[str, Ruling]", BY_ID),
     sandbox_job="grader.games.palace.play",
     sandbox_packages=("reference",),
     load_scenarios=_scenarios,
     open_session=_open_session,
     owners=_owners,
-    later_stages=_later_stages,
+    # grade.py iterates over the later stages' tests, which come as they are made (LaterStages says a list)
+    later_stages=cast("LaterStages", _later_stages),
     write_repros=_write_repros,
     replay_frames=_replay_frames,
     suite_targets=None,

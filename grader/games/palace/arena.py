@@ -1,4 +1,4 @@
-"""Palace at the table: the arena's view of the reference rules (``PalaceArena``) and its baselines.
+"""Palace at the table: its seating (``PalaceSeating``: the table's engine, ``engine.PalaceTable``) and its baselines.
 
 Tables seat four (the arena's fixed size; the rules allow 2-5) and play the base game unless a
 course asks for options. Each deal is a shuffled 52-card deck that never turns a ten, nor a seven
@@ -11,6 +11,9 @@ guard (``arena_c/palace_guard.c``), asked in a fresh sandboxed child per decisio
 answer checked against the reference. Calling a runner or test function inside decideMove (C44), or
 changing the game, forfeits; so does an invalid move. A set is judged by its rank and size (suits
 never affect play), so a player that names other copies of a rank makes the same move.
+
+The arena hands a deck and a state back as ``object`` (``grader.core.arena.game.ArenaGame``): they are the
+reference's ``Setup`` and ``Game`` (``engine.as_setup``, ``engine.as_game``).
 """
 
 from __future__ import annotations
@@ -19,16 +22,25 @@ import random
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Callable, Sequence
 
+from grader.core.arena.game import StudentPlayerFactory
 from grader.core.arena.players import Decision, Table
 from grader.core.arena.student import ask_player, build_player
 from grader.core.limits import Limits
 from grader.core.worker_client import WorkerClient
-from grader.games.palace.bots import BOTS
+from grader.games.palace.bots import BOTS, Policy
+from grader.games.palace.engine import PalaceTable, as_game
 from grader.games.palace.interface import INCLUDE_DIR
-from reference.palace import Action, Game, IllegalMoveError, NotationError, PlayerMove, Rank, Setup, standard_deck
-from reference.palace.header import RULE_SEVEN_LOWER, RULES_BASIC
+from reference.palace import (
+    Action,
+    Card,
+    Game,
+    IllegalMoveError,
+    NotationError,
+    PlayerMove,
+)
+from reference.palace.header import RULES_BASIC
 
 MODEL = Path(__file__).resolve().parents[3] / "fixtures" / "palace" / "submissions" / "model"
 GUARD = Path(__file__).resolve().parent / "arena_c" / "palace_guard.c"
@@ -37,58 +49,31 @@ REFUSED = {1: "playMove", 2: "newGame", 4: "destroyGame", 8: "gameWinner", 16: "
            32: "getFaceDownCard", 64: "getDeckCard"}  # the guard's bits
 
 
-class PalaceArena:
-    title = "Palace"
+class PalaceSeating:
+    """Palace at the table: its engine there (``PalaceTable``: four seats, the base game unless told otherwise),
+    the baselines, a student's ``player.c``, and the stand-in move."""
 
     def __init__(self, seats: int = 4, rules: int = RULES_BASIC) -> None:
-        self.seats = seats
-        self.rules = rules
-        self.bots = {name: _bot(policy) for name, policy in BOTS.items()}
-        self.student_player = StudentPlayer
+        self.engine = PalaceTable(seats, rules)
+        self.bots: dict[str, Callable[[object, Sequence[str], random.Random], str]] = {
+            name: _bot(policy) for name, policy in BOTS.items()}
+        self.student_player: StudentPlayerFactory | None = StudentPlayer
 
-    def random_deck(self, rng: random.Random) -> Setup:
-        deck = standard_deck()
-        avoid = {Rank.TEN} | ({Rank.SEVEN} if self.rules & RULE_SEVEN_LOWER else set())
-        while True:
-            rng.shuffle(deck)
-            if deck[9 * self.seats][0] not in avoid:  # C2: card 9N is turned to start the pile
-                return Setup(self.seats, self.rules, tuple(deck))
-
-    def format_deck(self, deck: Setup) -> str:
-        return str(deck)
-
-    def new_state(self, deck: Setup) -> Game:
-        return Game(deck)
-
-    def to_move(self, state: Game) -> int:
-        return state.current_player()
-
-    def legal(self, state: Game) -> list[str]:
-        return [str(m) for m in state.legal_moves()]
-
-    def apply(self, state: Game, move: str) -> None:
-        state.play_move(state.resolve(move))
-
-    def finished(self, state: Game) -> bool:
-        return state.outcome() is not None
-
-    def winner(self, state: Game) -> int | None:
-        outcome = state.outcome()
-        return outcome.winner if outcome is not None else None
-
-    def scores(self, state: Game) -> list[int]:
-        return [state.player_card_count(p) + state.face_up_count(p) + state.face_down_count(p)
-                for p in range(self.seats)]
-
-    def stand_in(self, state: Game, legal: Sequence[str]) -> str:
+    def stand_in(self, state: object, legal: Sequence[str]) -> str:
         """A seat that forfeited plays on passively: it takes the pile when it may, else the first move."""
         return next((m for m in legal if m == "pickup"), legal[0])
 
 
-def _bot(policy: Any) -> Any:
-    def decide(state: Game, legal: Sequence[str], rng: random.Random) -> str:
-        return str(policy(state, state.legal_moves(), rng))
+def _bot(policy: Policy) -> Callable[[object, Sequence[str], random.Random], str]:
+    def decide(state: object, legal: Sequence[str], rng: random.Random) -> str:
+        game = as_game(state)
+        return str(policy(game, game.legal_moves(), rng))
     return decide
+
+
+def _cards(move: PlayerMove) -> tuple[Card, ...]:
+    """A resolved move's cards (``Game.resolve`` never names a NULL entry)."""
+    return tuple(c for c in move.cards if c is not None)
 
 
 def _same_move(state: Game, move: PlayerMove, legal: Sequence[str]) -> str | None:
@@ -98,10 +83,10 @@ def _same_move(state: Game, move: PlayerMove, legal: Sequence[str]) -> str | Non
         other = state.resolve(written)
         if other.action != move.action:
             continue
-        if move.action == Action.CHOOSE_FACE_UP and {c.ident for c in other.cards} == {c.ident for c in move.cards}:
+        theirs, mine = _cards(other), _cards(move)
+        if move.action == Action.CHOOSE_FACE_UP and {c.ident for c in theirs} == {c.ident for c in mine}:
             return written
-        if move.action == Action.PLAY_CARDS and (other.cards[0].rank, len(other.cards)) == (move.cards[0].rank,
-                                                                                         len(move.cards)):
+        if move.action == Action.PLAY_CARDS and (theirs[0].rank, len(theirs)) == (mine[0].rank, len(mine)):
             return written
         if move.action == Action.PLAY_FACE_DOWN and other.face_down_index == move.face_down_index:
             return written
@@ -130,20 +115,22 @@ class StudentPlayer:
         self.client = (WorkerClient(library, "grader.games.palace.decide", ("reference",))
                        if library is not None else None)
 
-    def decide(self, state: Game, legal: Sequence[str], table: Table) -> Decision:
+    def decide(self, state: object, legal: Sequence[str], table: Table) -> Decision:
+        game = as_game(state)
         if self.client is None:
             return Decision(None, f"could not play: {self.problem}")
         answer, forfeit, notes = ask_player(
             self.client, {"setup": table.deck, "moves": list(table.moves)}, self.limits, REFUSED,
             "refused: a player may only look at the game through the player-callable functions, C44")
         if answer is None:
+            assert forfeit is not None  # ask_player gives an answer or a forfeit
             return forfeit
         written = str(answer.get("move", ""))[:80]
         try:
-            move = state.resolve(written) if answer.get("whole") else None
+            move = game.resolve(written) if answer.get("whole") else None
         except (IllegalMoveError, NotationError, ValueError):
             move = None
-        chosen = _same_move(state, move, legal) if move is not None and state.is_valid_move(move) else None
+        chosen = _same_move(game, move, legal) if move is not None and game.is_valid_move(move) else None
         if chosen is None:
             return Decision(None, f"made an invalid move: {written}", notes)
         return Decision(chosen, "", notes)

@@ -13,13 +13,13 @@ trusted side judges it against the reference.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from grader.games.palace.interface import INCLUDE_DIR, PalaceApi
-from grader.games.palace.library import LoadError, PalaceLibrary
+from grader.games.palace.library import LoadError, PalaceGame, PalaceLibrary
 from grader.games.palace.library import warm_up as _warm_up
 from grader.games.palace.observe import Observer
-from grader.games.palace.play import deck_map, resolve
+from grader.games.palace.play import PlayedGame, Results, deck_map, resolve
 from reference.palace import Action, MoveSpec, Setup
 from reference.palace.cards import format_key
 
@@ -40,8 +40,17 @@ def warm_up() -> None:
     _warm_up(PLAYER_API)
 
 
-def _written(game: Any, chosen: Any, where: dict[int, int]) -> tuple[str, bool]:
-    """The move ``decideMove`` returned, in the notation, and whether every card it names exists."""
+class DecideRequest(TypedDict):
+    """What the trusted side asks (``arena.StudentPlayer``): the game so far; ``lib`` is the worker's."""
+
+    lib: str
+    setup: str
+    moves: list[str]
+
+
+def _written(game: PalaceGame, chosen: Any, where: dict[int, int]) -> tuple[str, bool]:
+    """The move ``decideMove`` returned (``chosen``, a cffi ``playerMove``), in the notation, and whether every
+    card it names exists."""
     action = int(chosen.action)
     if action == Action.PICK_UP_PILE:
         return "pickup", True
@@ -60,7 +69,7 @@ def _written(game: Any, chosen: Any, where: dict[int, int]) -> tuple[str, bool]:
     return ("up:" if action == Action.CHOOSE_FACE_UP else "") + ",".join(names), True
 
 
-def run(request: dict[str, Any], results: Any) -> None:
+def run(request: DecideRequest, results: Results) -> None:
     send = results.send
     try:
         lib = PalaceLibrary(request["lib"], PLAYER_API)
@@ -75,14 +84,15 @@ def run(request: dict[str, Any], results: Any) -> None:
     if game is None:
         send({"t": "error", "what": "null_game", "detail": "the model's newGame returned NULL"})
         return
-    found = deck_map(game, setup)
+    playing = cast(PlayedGame, game)  # nothing is missing (above): the game has every method
+    found = deck_map(playing, setup)
     where = {card.ident: index for index, card in found.items()}
     for token in request["moves"]:
-        move = resolve(game, MoveSpec.parse(token), setup.n_cards, found.get)
+        move = resolve(playing, MoveSpec.parse(token), setup.n_cards, found.get)
         if move is None:
             send({"t": "error", "what": "replay", "detail": f"the model could not replay {token}"})
             return
-        game.play_move(move)
+        playing.play_move(move)
     fn, handle = lib.functions, game._handle
     observer = Observer(game, setup.n_players, setup.n_cards)
     before = observer.observe()
@@ -90,6 +100,6 @@ def run(request: dict[str, Any], results: Any) -> None:
     chosen = fn["decideMove"](handle)
     fn["palace_deciding"](0)
     after = observer.observe()
-    move, whole = _written(game, chosen, where)
-    send({"t": "decided", "move": move, "whole": whole, "refused_what": int(fn["palace_refused_what"]()),
+    written, whole = _written(game, chosen, where)
+    send({"t": "decided", "move": written, "whole": whole, "refused_what": int(fn["palace_refused_what"]()),
           "changed": before != after})

@@ -1,6 +1,6 @@
 """A built Palace library, loaded and driven through the Palace API's cffi FFI (``interface.API``).
 
-The analogue of ``grader.games.fcd18s2.loader.CLibrary``/``CGame`` for Palace.h: ``PalaceLibrary``
+The analogue of ``grader.games.fcd.loader.CLibrary``/``CGame`` for Palace.h: ``PalaceLibrary``
 loads the shared library (the same ``load_function`` lookup the loader uses, no ``ffi.dlopen``
 class per child), records which of the 32 API functions it defines, and makes games.  A
 ``PalaceGame`` has the reference engine's method names (``reference.palace.Game``: the C functions
@@ -22,10 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, SupportsInt
 
 from grader.core.native import LoadError, load_symbols, snake
 from grader.games.palace.interface import API, PalaceApi
+
+if TYPE_CHECKING:
+    from reference.palace import PlayerMove
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 UINT_MASK = 2**32 - 1
@@ -45,7 +48,7 @@ def warm_up(api: PalaceApi = API) -> None:
     _game_class(api, frozenset(api.functions))
 
 
-def c_int(value: Any) -> int:
+def c_int(value: SupportsInt) -> int:
     """A Python int as a C int would hold it (clamped: the grader never relies on overflow)."""
     return max(INT_MIN, min(INT_MAX, int(value)))
 
@@ -57,7 +60,7 @@ class CCard:
     rank: int
     suit: int
     ident: int
-    ptr: Any
+    ptr: Any  # the cffi ``Card`` pointer
 
     @property
     def key(self) -> tuple[int, int]:
@@ -89,7 +92,7 @@ class PalaceLibrary:
 class PalaceGame:
     """A game inside the student's library, with the reference engine's method names."""
 
-    def __init__(self, library: PalaceLibrary, handle: Any) -> None:
+    def __init__(self, library: PalaceLibrary, handle: Any) -> None:  # handle: the cffi ``Game`` pointer
         self._lib = library
         self._fn = library.functions
         self._ffi = library.api.ffi()
@@ -108,11 +111,14 @@ class PalaceGame:
         return self._fn[cname](self._handle, *args) == self._null
 
     def card(self, ptr: Any) -> CCard | None:
+        """The card a cffi ``Card`` pointer is (None for NULL)."""
         if ptr == self._null:
             return None
-        return CCard(int(self._rank(ptr)), int(self._suit(ptr)), int(self._ffi.cast(self._uintptr, ptr)), ptr)
+        rank, suit = self._rank, self._suit
+        assert rank is not None and suit is not None  # a class with card-valued queries has the getters
+        return CCard(int(rank(ptr)), int(suit(ptr)), int(self._ffi.cast(self._uintptr, ptr)), ptr)
 
-    def c_move(self, move: Any) -> Any:
+    def c_move(self, move: PlayerMove) -> Any:
         """The ``playerMove`` struct (by value) for a move shaped like ``reference.palace.PlayerMove``."""
         f = self._ffi
         m = f.new("playerMove *")  # zeroed: unused fields are 0 / NULL (C40)
@@ -140,11 +146,11 @@ def _card_method(cname: str) -> Callable[..., CCard | None]:
     return method
 
 
-def _is_valid_move(self: PalaceGame, move: Any) -> bool:
+def _is_valid_move(self: PalaceGame, move: PlayerMove) -> bool:
     return bool(self._fn["isValidMove"](self._handle, self.c_move(move)))  # any non-zero is TRUE (§1.3)
 
 
-def _play_move(self: PalaceGame, move: Any) -> None:
+def _play_move(self: PalaceGame, move: PlayerMove) -> None:
     self._fn["playMove"](self._handle, self.c_move(move))
 
 
@@ -158,8 +164,8 @@ def _seven_restriction(self: PalaceGame) -> bool:
 
 # Wrapped by hand; every other query on a Game is wrapped by what it returns (an int or an enum, or a
 # Card), read from its declaration.
-_OTHER = {"isValidMove": _is_valid_move, "playMove": _play_move, "destroyGame": _destroy_game,
-          "sevenRestriction": _seven_restriction}
+_OTHER: dict[str, Callable[..., object]] = {"isValidMove": _is_valid_move, "playMove": _play_move,
+                                            "destroyGame": _destroy_game, "sevenRestriction": _seven_restriction}
 
 
 def _queries(api: PalaceApi) -> tuple[dict[str, int], tuple[str, ...]]:
@@ -183,7 +189,7 @@ def _queries(api: PalaceApi) -> tuple[dict[str, int], tuple[str, ...]]:
 def _game_class(api: PalaceApi, available: frozenset[str]) -> type[PalaceGame]:
     """A PalaceGame subclass with exactly the methods whose C functions exist (card-valued queries
     only when the card getters exist too: a card is read through them)."""
-    methods: dict[str, Any] = {}
+    methods: dict[str, Callable[..., object]] = {}
     card_getters = all(n in available for n in CARD_GETTERS)
     int_queries, card_queries = _queries(api)
     for cname, nargs in int_queries.items():

@@ -13,11 +13,17 @@ cite I11 (rules-palace.md §4.4: nothing leaked, no freed card touched, destroyG
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence, cast
 
 from grader.core.memcheck import Dialect, Plan, run_memory_stage
 from grader.core.native import c_string
 from reference.palace import Action, MoveSpec, Rank, Suit
+
+if TYPE_CHECKING:
+    from grader.core.memcheck import ReplayedScenario
+    from grader.core.results import TestResult
+    from grader.core.session import SubmissionSession
+    from grader.games.palace.scenarios import Scenario
 
 RULES = ("I11",)
 C_RANKS = {r: r.name for r in Rank}
@@ -174,8 +180,9 @@ def _move_row(spec: MoveSpec) -> str:
             f"{int(spec.face_down_index)}, {c_string(str(spec))}}}")
 
 
-def palace_table(scenarios: Sequence[Any], _d: Dialect) -> list[str]:
+def palace_table(replayed: Sequence[ReplayedScenario], _d: Dialect) -> list[str]:
     """Palace's scenarios as C data: each deal's ranks and suits, players and rules, and its moves."""
+    scenarios = cast("Sequence[Scenario]", replayed)  # the memory stage hands back the scenarios it was given
     out = ["struct move { action action; int count; rank ranks[MAX_SET]; suit suits[MAX_SET]; int faceDown;",
            "              const char *text; };",
            "struct scenario { int players; int rules; int size; const rank *ranks; const suit *suits;",
@@ -196,8 +203,8 @@ def palace_table(scenarios: Sequence[Any], _d: Dialect) -> list[str]:
 PALACE = Dialect(prelude=lambda: PRELUDE, touch=lambda: TOUCH, rules=RULES, table=palace_table, replay=REPLAY)
 
 
-def run_memory_stage_palace(session: Any, scenarios: Sequence[Any], not_replayed: Sequence[str] = (),
-                            failed: Sequence[str] = ()) -> list[Any]:
+def run_memory_stage_palace(session: SubmissionSession, scenarios: Sequence[Scenario],
+                            not_replayed: Sequence[str] = (), failed: Sequence[str] = ()) -> list[TestResult]:
     """The two memory tests of a Palace submission (``run_memory_stage`` in Palace's C): ``scenarios`` replayed
     to their end, a memory error only in ``failed`` ones charged there; ``not_replayed`` (their tests were
     charged a hang or a flood already) are not charged again."""

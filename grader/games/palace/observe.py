@@ -38,11 +38,11 @@ tells ``trace`` (probe, C call, two arguments), so a crash or hang is pinned on 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable, Mapping, Protocol, Sequence, SupportsInt, cast
 
 from grader.core.native import snake
 from grader.games.palace.interface import API_FUNCTIONS
-from reference.palace import MAX_SET, TABLE_CARDS, Action, PlayerMove
+from reference.palace import MAX_SET, TABLE_CARDS, Action, Card, PlayerMove
 from reference.palace.cards import format_key
 
 MISSING = "missing"  # an observation whose API function the submission lacks
@@ -88,13 +88,37 @@ SNAKE = {cname: snake(cname) for cname in API_FUNCTIONS}  # C function -> the me
 FREE_ORDER = ("hand", "hands", "face_up", "burnt")  # C37: orders the implementation chooses
 
 Trace = Callable[[int, int, int, int], None]  # (probe, call, a, b)
+Observation = dict[str, object]  # field -> plain data (see the module's docstring)
+
+
+class CardLike(Protocol):
+    """A card of either engine: the reference's ``Card`` or a library's ``CCard`` (its ``ident`` the pointer)."""
+
+    @property
+    def rank(self) -> int: ...
+
+    @property
+    def suit(self) -> int: ...
+
+    @property
+    def ident(self) -> int: ...
+
+
+Cards = list[CardLike | None] | str  # the cards a getter gave, 0..count-1, or MISSING
+
+
+def player_move(action: int, cards: Iterable[CardLike | None] = (), index: int = 0,
+                count: int | None = None) -> PlayerMove:
+    """A ``PlayerMove`` of either engine's cards: a library's ``CCard`` stands where the reference's ``Card``
+    stands (each engine reads only the cards it made: rank, suit, identity and, for a library, its pointer)."""
+    return PlayerMove(action, cast("tuple[Card | None, ...]", tuple(cards)), index, count)
 
 
 def _no_trace(_probe: int, _call: int, _a: int, _b: int) -> None:
     return None
 
 
-def look(rank: Any, suit: Any) -> str:
+def look(rank: SupportsInt, suit: SupportsInt) -> str:
     """A card's notation (``5H``), or ``<r,s>`` for values no card has (garbage from a broken library)."""
     r, s = int(rank), int(suit)
     return format_key((r, s)) if 2 <= r <= 14 and 0 <= s <= 3 else f"<{r},{s}>"
@@ -108,17 +132,18 @@ def card_label(data: list[int]) -> str:
 class Observer:
     """Observes one game of ``n_players`` on a deck of ``deck_size`` cards, step after step."""
 
-    def __init__(self, game: Any, n_players: int, deck_size: int, *, trace: Trace = _no_trace) -> None:
-        self.game = game
+    def __init__(self, game: object, n_players: int, deck_size: int, *, trace: Trace = _no_trace) -> None:
+        self.game = game  # either engine: its methods are looked up by name (``SNAKE``)
         self.n = n_players  # from the setup, never from the submission
         self.cap = max(0, deck_size)  # no zone holds more cards than the deck
         self.trace = trace
         self._idents: dict[int, int] = {}  # identity (pointer / Card.ident) -> 1, 2, ... as first met
-        self._cards: dict[int, Any] = {}  # observer ident -> the game's own card object (for moves)
-        self._fns = {cname: getattr(game, SNAKE[cname], None) for cname in API_FUNCTIONS}  # None: missing
+        self._cards: dict[int, CardLike] = {}  # observer ident -> the game's own card object (for moves)
+        self._fns: dict[str, Callable[..., object] | None] = {  # None: missing
+            cname: getattr(game, SNAKE[cname], None) for cname in API_FUNCTIONS}
 
     # ---- reading -------------------------------------------------------------------------------
-    def _call(self, probe: str, cname: str, *args: int) -> Any:
+    def _call(self, probe: str, cname: str, *args: int) -> object:
         """One query; MISSING when the game lacks it."""
         fn = self._fns[cname]
         if fn is None:
@@ -134,21 +159,21 @@ class Observer:
         self.trace(PROBE_IDS["out_of_range"], CALL_IDS[cname], args[0] if args else 0, args[1] if len(args) > 1 else 0)
         return bool(null(cname, *args))
 
-    def _count(self, value: Any) -> int:
+    def _count(self, value: object) -> int:
         """A count the submission gave, as a number of reads we are willing to make."""
         return max(0, min(value, self.cap)) if isinstance(value, int) else 0
 
-    def _read(self, probe: str, cname: str, prefix: tuple[int, ...], count: Any) -> Any:
+    def _read(self, probe: str, cname: str, prefix: tuple[int, ...], count: object) -> Cards:
         """Raw cards 0..count-1 of a getter (``prefix``: the seat argument), MISSING if it is missing."""
         if count == MISSING or self._fns[cname] is None:
             return MISSING
-        return [self._call(probe, cname, *prefix, i) for i in range(self._count(count))]
+        return [cast("CardLike | None", self._call(probe, cname, *prefix, i)) for i in range(self._count(count))]
 
-    def _meet(self, cards: Any, by_look: bool = False) -> None:
+    def _meet(self, cards: Cards, by_look: bool = False) -> None:
         """Number the identities not met yet, in this order (sorted by look when ``by_look``)."""
         if not isinstance(cards, list):
             return
-        seq: Iterable[Any] = [c for c in cards if c is not None]
+        seq: Iterable[CardLike] = [c for c in cards if c is not None]
         if by_look:
             seq = sorted(seq, key=lambda c: (int(c.rank), int(c.suit)))
         for c in seq:
@@ -156,63 +181,66 @@ class Observer:
             if raw not in self._idents:
                 self._idents[raw] = len(self._idents) + 1
 
-    def _cd(self, card: Any) -> list[int]:
+    def _cd(self, card: CardLike | None) -> list[int]:
         if card is None:
             return NULL_CARD
         ident = self._idents[int(card.ident)]
         self._cards[ident] = card
         return [int(card.rank), int(card.suit), ident]
 
-    def _cds(self, cards: Any) -> Any:
+    def _cds(self, cards: Cards) -> list[list[int]] | str:
         return [self._cd(c) for c in cards] if isinstance(cards, list) else cards
 
-    def observe(self) -> dict[str, Any]:
+    def observe(self) -> Observation:
         """Every observation of the game as it stands (§4.2)."""
-        obs: dict[str, Any] = {}
+        obs: Observation = {}
         for field, cname, _m in INT_FIELDS:
-            value = self._call(field, cname)
+            value = cast("SupportsInt | str", self._call(field, cname))  # an int query's int, or MISSING
             obs[field] = value if value == MISSING else (bool(value) if field == "seven_restriction" else int(value))
         seats = range(self.n)
-        raw: dict[str, Any] = {"hand": self._read("hand", "handCard", (), obs["hand_count"])}
+        hand = self._read("hand", "handCard", (), obs["hand_count"])
+        rows: dict[str, list[Cards]] = {}  # a seat's zone -> its cards, seat by seat
         for count_field, cards_field, count_c, card_c in SEAT_ZONES:
-            counts = [self._call(count_field, count_c, s) for s in seats]
+            counts = [cast("SupportsInt | str", self._call(count_field, count_c, s)) for s in seats]
             obs[count_field] = [c if c == MISSING else int(c) for c in counts]
-            raw[cards_field] = [self._read(cards_field, card_c, (s,), counts[s]) for s in seats]
-        top = self._call("top_discard", "topDiscard")
+            rows[cards_field] = [self._read(cards_field, card_c, (s,), counts[s]) for s in seats]
+        top = cast("CardLike | None | str", self._call("top_discard", "topDiscard"))
+        piles: dict[str, Cards] = {}
         for field, count_field, card_c in PILES:
-            raw[field] = self._read(field, card_c, (), obs[count_field])
+            piles[field] = self._read(field, card_c, (), obs[count_field])
         # identities, in an order C37 does not touch (see the module's docstring)
-        for row in raw["face_down"]:
+        for row in rows["face_down"]:
             self._meet(row)
         for field in ("pile", "draw_pile", "burnt"):
-            self._meet(raw[field])
+            self._meet(piles[field])
         for field in ("face_up", "hands"):
-            for row in raw[field]:
+            for row in rows[field]:
                 self._meet(row, by_look=True)
-        self._meet(raw["hand"], by_look=True)
-        self._meet([top] if top not in (None, MISSING) else [])
-        obs["hand"] = self._cds(raw["hand"])
+        self._meet(hand, by_look=True)
+        self._meet([top] if top is not None and not isinstance(top, str) else [])
+        obs["hand"] = self._cds(hand)
         for _cf, cards_field, _cc, _kc in SEAT_ZONES:
-            obs[cards_field] = [self._cds(row) for row in raw[cards_field]]
-        obs["top_discard"] = top if top == MISSING else self._cd(top)
+            obs[cards_field] = [self._cds(row) for row in rows[cards_field]]
+        obs["top_discard"] = top if isinstance(top, str) else self._cd(top)
         for field, _cf, _kc in PILES:
-            obs[field] = self._cds(raw[field])
+            obs[field] = self._cds(piles[field])
         obs["out_of_range"] = self._out_of_range(obs)
         obs["valid"] = self.battery(obs)
         return obs
 
-    def _out_of_range(self, obs: dict[str, Any]) -> dict[str, Any]:
+    def _out_of_range(self, obs: Observation) -> dict[str, object]:
         """C43: does each Card getter give NULL at n = -1 and n = size (the current seat's zones)?"""
         me = obs["current_player"]
         seat = me if isinstance(me, int) and 0 <= me < self.n else 0
-        getters = [("handCard", (), obs["hand_count"]),
-                   ("getHandCard", (seat,), _at(obs["hand_counts"], seat)),
-                   ("faceUpCard", (seat,), _at(obs["face_up_counts"], seat)),
-                   ("getFaceDownCard", (seat,), _at(obs["face_down_counts"], seat)),
-                   ("getDiscardPileCard", (), obs["pile_size"]),
-                   ("getDeckCard", (), obs["draw_pile_size"]),
-                   ("getBurntCard", (), obs["burnt_count"])]
-        out: dict[str, Any] = {}
+        getters: list[tuple[str, tuple[int, ...], object]] = [  # (the getter, the seat argument, the size)
+            ("handCard", (), obs["hand_count"]),
+            ("getHandCard", (seat,), _at(obs["hand_counts"], seat)),
+            ("faceUpCard", (seat,), _at(obs["face_up_counts"], seat)),
+            ("getFaceDownCard", (seat,), _at(obs["face_down_counts"], seat)),
+            ("getDiscardPileCard", (), obs["pile_size"]),
+            ("getDeckCard", (), obs["draw_pile_size"]),
+            ("getBurntCard", (), obs["burnt_count"])]
+        out: dict[str, object] = {}
         for cname, prefix, size in getters:
             if self._fns[cname] is None or not isinstance(size, int):
                 out[cname] = MISSING
@@ -222,7 +250,7 @@ class Observer:
         return out
 
     # ---- the isValidMove battery --------------------------------------------------------------------
-    def battery(self, obs: dict[str, Any]) -> Any:
+    def battery(self, obs: Observation) -> dict[str, bool] | str:
         """isValidMove for every candidate of ``candidates``, by label; MISSING without isValidMove."""
         is_valid = self._fns["isValidMove"]
         if is_valid is None:
@@ -235,7 +263,7 @@ class Observer:
                 out[label] = bool(is_valid(move))
         return out
 
-    def candidates(self, obs: dict[str, Any]) -> list[tuple[str, PlayerMove]]:
+    def candidates(self, obs: Mapping[str, object]) -> list[tuple[str, PlayerMove]]:
         """The candidate moves of §4.2, labelled, built from what was just observed (so the same on the
         reference and on a library that agrees with it so far)."""
         me = obs["current_player"]
@@ -252,7 +280,7 @@ class Observer:
         def add(label: str, action: int, cards: Iterable[list[int] | None] = (), index: int = 0,
                 count: int | None = None) -> None:
             objs = tuple(None if c is None or c == NULL_CARD else card(c[2]) for c in cards)
-            out.append((label, PlayerMove(action, objs, index, count)))
+            out.append((label, player_move(action, objs, index, count)))
 
         def names(cards: Iterable[list[int] | None]) -> str:
             return ",".join("NULL" if c is None else card_label(c) for c in cards)
@@ -278,26 +306,26 @@ class Observer:
         others = [(seat + k) % self.n for k in range(1, self.n)] if seat is not None else []
         tried = 0
         for s in others:
-            c = next((c for c in _cards_of(obs["hands"], s) + _cards_of(obs["face_up"], s) if foreign(c)), None)
-            if c is not None and tried < FOREIGN_PROBES:
+            theirs = next((c for c in _cards_of(obs["hands"], s) + _cards_of(obs["face_up"], s) if foreign(c)), None)
+            if theirs is not None and tried < FOREIGN_PROBES:
                 tried += 1
-                add(f"foreign:{s}:{names([c])}", Action.PLAY_CARDS, [c])
-        wrong = []
+                add(f"foreign:{s}:{names([theirs])}", Action.PLAY_CARDS, [theirs])
+        wrong: list[tuple[str, list[int] | None]] = []
         if zone is hand and not setup:
             wrong.append(("up", next((c for c in up if foreign(c)), None)))
         wrong.append(("down", next((c for c in down if foreign(c)), None)))
         for field in ("pile", "draw_pile", "burnt"):
             wrong.append((field, next((c for c in _list(obs[field]) if foreign(c)), None)))
-        for where, c in wrong:
-            if c is not None:
-                add(f"wrong-zone:{where}:{names([c])}", Action.PLAY_CARDS, [c])
+        for where, bad in wrong:
+            if bad is not None:
+                add(f"wrong-zone:{where}:{names([bad])}", Action.PLAY_CARDS, [bad])
         if hand and up and not setup:
             pair = next(([h, u] for h in hand for u in up if h[0] == u[0]), None)
             if pair is not None:
                 add(f"hand+up:{names(pair)}", Action.PLAY_CARDS, pair)  # C16: never a mix
         # PLAY_FACE_DOWN: every position, plus -1 and the count
-        count = _at(obs["face_down_counts"], seat) if seat is not None else None
-        count = self._count(count) if isinstance(count, int) else 0
+        down_count = _at(obs["face_down_counts"], seat) if seat is not None else None
+        count = self._count(down_count) if isinstance(down_count, int) else 0
         for index in range(-1, count + 1):
             add(f"blind:{index}", Action.PLAY_FACE_DOWN, (), index)
         add("pickup", Action.PICK_UP_PILE)
@@ -320,20 +348,20 @@ class Observer:
         return out
 
 
-def _at(values: Any, i: Any) -> Any:
+def _at(values: object, i: object) -> object:
     return values[i] if isinstance(values, list) and isinstance(i, int) and 0 <= i < len(values) else None
 
 
-def _list(cards: Any) -> list[list[int]]:
+def _list(cards: object) -> list[list[int]]:
     return [c for c in cards if c != NULL_CARD] if isinstance(cards, list) else []
 
 
-def _cards_of(rows: Any, seat: Any) -> list[list[int]]:
+def _cards_of(rows: object, seat: object) -> list[list[int]]:
     """A seat's observed cards, NULLs left out, in identity order (the battery must not depend on C37's orders)."""
     return sorted(_list(_at(rows, seat)), key=lambda c: c[2])
 
 
-def canonical(obs: dict[str, Any]) -> dict[str, Any]:
+def canonical(obs: Mapping[str, object]) -> Observation:
     """The observation with the orders C37 leaves free (hands, face-up rows, burnt cards) put in identity
     order: two correct libraries (or a library and the reference) give equal canonical observations.
     Pile order is kept (only the order inside one played set is free: the grader's moves name it)."""
@@ -352,7 +380,7 @@ ONE_ARG = ("handCard", "playerCardCount", "faceUpCount", "faceDownCount", "getDi
            "getDeckCard")
 
 
-def describe_call(probe: int, call: int, a: int, b: int, moves: Any = ()) -> str:
+def describe_call(probe: int, call: int, a: int, b: int, moves: Sequence[object] = ()) -> str:
     """The call in progress, as a student would write it: ``getHandCard(1, 4)``, ``playMove(5H,5D) at move 3``."""
     if probe == NEW_GAME:
         return "newGame(...)"
@@ -376,5 +404,5 @@ def describe_call(probe: int, call: int, a: int, b: int, moves: Any = ()) -> str
     return f"{name}()"
 
 
-__all__ = ["CALL_IDS", "MISSING", "NULL_CARD", "Observer", "PROBES", "PROBE_IDS", "canonical", "card_label",
-           "describe_call"]
+__all__ = ["CALL_IDS", "MISSING", "NULL_CARD", "CardLike", "Observation", "Observer", "PROBES", "PROBE_IDS",
+           "canonical", "card_label", "describe_call", "player_move"]

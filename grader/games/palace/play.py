@@ -5,7 +5,7 @@ and ``run`` in each fresh child with the grader's request and the shared results
 ``lib`` (the library's path), ``setup`` (Setup notation, ``2p mirror: 5H 6D ...``), ``moves`` (move
 tokens: ``up:5H,6D,KS``, ``5H,5D``, ``blind:1``, ``pickup``) and optionally ``destroy`` (default true).
 
-Frames, as Final Card-Down's (``grader.games.fcd18s2.play``): ``{"t": "obs", "i": i, "obs": ...}`` after
+Frames, as Final Card-Down's (``grader.games.fcd.play``): ``{"t": "obs", "i": i, "obs": ...}`` after
 newGame (i = 0) and after move i - 1 (``observe.Observer``); ``{"t": "moved", "i": i}`` once move i is
 made; ``{"t": "refused", "i": i}`` when the library's own isValidMove refuses move i (playMove of an
 invalid move is undefined, C41: the game stops there); ``{"t": "no_card", "i": i}`` when a card of move
@@ -41,10 +41,9 @@ Without these keys the job is as before.
 
 from __future__ import annotations
 
-from enum import Enum
-from typing import Any, Callable, Sequence
+from typing import Callable, Mapping, Protocol, Required, Sequence, TypedDict, cast
 
-from grader.core.run_report import ERROR_TAG
+from grader.games.palace.frames import ASK, INDEX_RANGES, OVER, RECHECK, AskedMove, AskEntry, Event, max_frames
 from grader.games.palace.interface import API
 from grader.games.palace.library import LoadError, PalaceLibrary
 from grader.games.palace.library import warm_up as _warm_up
@@ -57,14 +56,16 @@ from grader.games.palace.observe import (
     NEW_GAME,
     PLAY_MOVE,
     SNAKE,
+    CardLike,
+    Observation,
     Observer,
+    player_move,
 )
 from reference.palace import HAND_DEAL, TABLE_CARDS, Action, MoveSpec, PlayerMove, Setup
 
-__all__ = ["ASK", "NEEDED", "OVER", "Event", "answer", "deck_map", "max_frames", "resolve", "run", "warm_up"]
+__all__ = ["ASK", "INDEX_RANGES", "NEEDED", "OVER", "AskEntry", "AskedMove", "Event", "PlayRequest", "Results",
+           "answer", "deck_map", "max_frames", "resolve", "run", "warm_up"]
 
-ASK = -8  # the call-in-progress probe number of an asked question: (step, ASK, C call, entry, 0)
-RECHECK = -9  # ... of the counters read again after an observation: (step, RECHECK, C call, a, 0)
 RECHECKED = (("phase", "currentPhase", False), ("current_player", "currentPlayer", False),
              ("current_turn", "currentTurn", False), ("pile_size", "discardPileSize", False),
              ("draw_pile_size", "drawPileSize", False), ("burnt_count", "burntCount", False),
@@ -75,25 +76,81 @@ NEEDED = ("newGame", "playMove", "isValidMove", "cardRank", "cardSuit", "current
           "handCard", "faceUpCount", "faceUpCard")  # what playing a move list needs at all
 
 
-class Event(Enum):
-    """The tag ``t`` of each frame a game sends."""
+class PlayRequest(TypedDict, total=False):
+    """What the grader asks of a child (see the module's docstring); ``lib`` is the worker's."""
 
-    OBS = "obs"
-    MOVED = "moved"
-    REFUSED = "refused"
-    NO_CARD = "no_card"
-    ASKED = "asked"
-    RECHECK = "recheck"
-    DONE = "done"
-    ERROR = ERROR_TAG
-
-
-OVER = (Event.DONE, Event.REFUSED, Event.NO_CARD)  # the child got to the end of what it could play
+    lib: Required[str]
+    setup: Required[str]
+    moves: Required[list[str]]
+    destroy: bool
+    battery: bool
+    recheck: bool
+    ask: list[tuple[int, list[AskEntry]]]  # [step, entries], as JSON arrays
+    blind_cards: list[tuple[int, int]]  # [move, deck index], as JSON arrays
 
 
-def max_frames(moves: int) -> int:
-    """The most frames a game of this many moves sends (an observation and an event a move)."""
-    return 2 * moves + 4
+class Results(Protocol):
+    """The shared results area of the child (``grader.core.worker.Results``): frames, and the call in progress."""
+
+    step: int
+
+    def send(self, obj: Mapping[str, object]) -> None: ...
+
+    def at(self, probe: int, call: int, a: int, b: int) -> None: ...
+
+
+class ZoneGame(Protocol):
+    """What finding a written card in the mover's zone reads, on either engine (``resolve``)."""
+
+    def hand_card_count(self) -> int: ...
+
+    def hand_card(self, n: int) -> CardLike | None: ...
+
+    def current_player(self) -> int: ...
+
+    def face_up_count(self, player: int) -> int: ...
+
+    def face_up_card(self, player: int, n: int) -> CardLike | None: ...
+
+
+class AskedGame(ZoneGame, Protocol):
+    """What answering a question reads (``answer``)."""
+
+    def is_valid_move(self, move: PlayerMove) -> bool: ...
+
+
+class DealGame(Protocol):
+    """What reading the deal right after newGame reads (``deck_map``)."""
+
+    def get_face_down_card(self, player: int, n: int) -> CardLike | None: ...
+
+    def get_discard_pile_card(self, n: int) -> CardLike | None: ...
+
+    def draw_pile_size(self) -> int: ...
+
+    def get_deck_card(self, n: int) -> CardLike | None: ...
+
+    def player_card_count(self, player: int) -> int: ...
+
+    def get_hand_card(self, player: int, n: int) -> CardLike | None: ...
+
+
+class FaceDownGame(Protocol):
+    """What finding a face-down card's position reads (``_blind_by_card``)."""
+
+    def current_player(self) -> int: ...
+
+    def face_down_count(self, player: int) -> int: ...
+
+    def get_face_down_card(self, player: int, n: int) -> CardLike | None: ...
+
+
+class PlayedGame(AskedGame, DealGame, FaceDownGame, Protocol):
+    """A library's game as ``run`` plays it: every method used (each only once the library has it)."""
+
+    def play_move(self, move: PlayerMove) -> None: ...
+
+    def destroy_game(self) -> None: ...
 
 
 def warm_up() -> None:
@@ -107,11 +164,11 @@ def _no_trace(_probe: int, _call: int, _a: int, _b: int) -> None:
     return None
 
 
-def _capped(value: Any, cap: int) -> int:
+def _capped(value: object, cap: int) -> int:
     return max(0, min(value, cap)) if isinstance(value, int) else 0
 
 
-def resolve(game: Any, spec: MoveSpec, cap: int, by_index: Callable[[int], Any] | None = None,
+def resolve(game: ZoneGame, spec: MoveSpec, cap: int, by_index: Callable[[int], CardLike | None] | None = None,
             trace: Trace = _no_trace, i: int = 0) -> PlayerMove | None:
     """The move ``spec`` as a ``PlayerMove`` of ``game`` (the reference's or a library's: the same
     methods), or None when a card it names is not there.  ``cap``: the most cards a zone is read for."""
@@ -120,7 +177,7 @@ def resolve(game: Any, spec: MoveSpec, cap: int, by_index: Callable[[int], Any] 
     if spec.action == Action.PLAY_FACE_DOWN:
         return PlayerMove(Action.PLAY_FACE_DOWN, (), spec.face_down_index)
     trace(FIND_CARD, CALL_IDS["handCardCount"], i, 0)
-    zone = [("handCard", game.hand_card, ())]
+    zone: list[tuple[str, Callable[..., CardLike | None], tuple[int, ...]]] = [("handCard", game.hand_card, ())]
     count = _capped(game.hand_card_count(), cap)
     if spec.action != Action.CHOOSE_FACE_UP and count == 0:
         trace(FIND_CARD, CALL_IDS["currentPlayer"], i, 0)
@@ -129,12 +186,12 @@ def resolve(game: Any, spec: MoveSpec, cap: int, by_index: Callable[[int], Any] 
         zone = [("faceUpCard", game.face_up_card, (seat,))]
         count = _capped(game.face_up_count(seat), cap)
     cname, getter, prefix = zone[0]
-    cards: list[Any] = []
+    cards: list[CardLike | None] = []
     for k in range(count):
         trace(FIND_CARD, CALL_IDS[cname], i, k)
         cards.append(getter(*prefix, k))
     taken: set[int] = set()
-    chosen: list[Any] = []
+    chosen: list[CardLike] = []
     for ref in spec.cards:
         if ref.ident is not None:
             card = by_index(ref.ident) if by_index is not None else None
@@ -147,19 +204,19 @@ def resolve(game: Any, spec: MoveSpec, cap: int, by_index: Callable[[int], Any] 
                 return None
         taken.add(int(card.ident))
         chosen.append(card)
-    return PlayerMove(spec.action, tuple(chosen))
+    return player_move(spec.action, chosen)
 
 
-def deck_map(game: Any, setup: Setup, trace: Trace = _no_trace) -> dict[int, Any]:
+def deck_map(game: DealGame, setup: Setup, trace: Trace = _no_trace) -> dict[int, CardLike]:
     """Deck index -> the game's card, right after newGame, by the deal of C2: face-down position j of
     seat s is card 6N + jN + s, the pile card 9N, getDeckCard(k) card 9N + 1 + k, and the hand of seat s
     the cards i < 6N with i mod N = s (matched by look, twins in hand order).  A card whose look is not
     where the deal puts it is left out (a move naming it finds no card)."""
     n, keys = setup.n_players, setup.deck
-    out: dict[int, Any] = {}
+    out: dict[int, CardLike] = {}
     cap = len(keys)
 
-    def put(index: int, card: Any) -> None:
+    def put(index: int, card: CardLike | None) -> None:
         if card is not None and 0 <= index < cap and (int(card.rank), int(card.suit)) == keys[index]:
             out[index] = card
 
@@ -175,22 +232,22 @@ def deck_map(game: Any, setup: Setup, trace: Trace = _no_trace) -> dict[int, Any
         put((HAND_DEAL + TABLE_CARDS) * n + 1 + k, game.get_deck_card(k))
     for s in range(n):
         trace(DECK_MAP, CALL_IDS["playerCardCount"], s, 0)
-        hand = []
+        hand: list[CardLike | None] = []
         for k in range(_capped(game.player_card_count(s), cap)):
             trace(DECK_MAP, CALL_IDS["getHandCard"], s, k)
             hand.append(game.get_hand_card(s, k))
         used: set[int] = set()
         for index in range(s, HAND_DEAL * n, n):
-            k = next((k for k, c in enumerate(hand) if c is not None and k not in used
-                      and (int(c.rank), int(c.suit)) == keys[index]), None)
-            if k is not None:
-                used.add(k)
-                put(index, hand[k])
+            at = next((k for k, c in enumerate(hand) if c is not None and k not in used
+                       and (int(c.rank), int(c.suit)) == keys[index]), None)
+            if at is not None:
+                used.add(at)
+                put(index, hand[at])
     return out
 
 
-def _ask_card(game: Any, text: str, zone: list[Any], found: dict[int, Any], index_of: dict[int, int],
-              taken: set[int]) -> Any:
+def _ask_card(game: object, text: str, zone: list[CardLike | None], found: dict[int, CardLike],
+              index_of: dict[int, int], taken: set[int]) -> CardLike | None:
     """A written card of an asked move: that very card (``5H@12``), else the mover's zone first (lowest
     deck index), then anywhere by the deal (lowest deck index); None when the library has no such card."""
     ref = MoveSpec.parse(text).cards[0]
@@ -205,18 +262,20 @@ def _ask_card(game: Any, text: str, zone: list[Any], found: dict[int, Any], inde
                  and (int(found[i].rank), int(found[i].suit)) == look), None)
 
 
-def answer(game: Any, entry: Any, cap: int, found: dict[int, Any], n_players: int, trace: Trace = _no_trace,
-           k: int = 0) -> Any:
+def answer(game: AskedGame, entry: AskEntry, cap: int, found: dict[int, CardLike], n_players: int,
+           trace: Trace = _no_trace, k: int = 0) -> bool | str | dict[str, list[bool]]:
     """One asked entry (see the module's docstring): isValidMove's answer, ``"no_card"``, or the index ranges."""
-    if entry == "index_ranges":
+    if isinstance(entry, str):  # INDEX_RANGES, the one entry that is not a move
         return _index_ranges(game, cap, n_players, trace, k)
     action = int(entry.get("action", 0))
     texts = list(entry.get("cards") or [])
-    zone: list[Any] = []
+    zone: list[CardLike | None] = []
     if any(isinstance(t, str) for t in texts):
         trace(ASK, CALL_IDS["handCardCount"], k, 0)
         count = _capped(game.hand_card_count(), cap)
-        getter, prefix, cname = game.hand_card, (), "handCard"
+        getter: Callable[..., CardLike | None] = game.hand_card
+        prefix: tuple[int, ...] = ()
+        cname = "handCard"
         if action != Action.CHOOSE_FACE_UP and count == 0:
             trace(ASK, CALL_IDS["currentPlayer"], k, 0)
             seat = game.current_player()
@@ -228,7 +287,7 @@ def answer(game: Any, entry: Any, cap: int, found: dict[int, Any], n_players: in
             zone.append(getter(*prefix, n))
     index_of = {int(c.ident): i for i, c in found.items()}
     taken: set[int] = set()
-    cards: list[Any] = []
+    cards: list[CardLike | None] = []
     for t in texts:
         if t is None:
             cards.append(None)
@@ -240,12 +299,12 @@ def answer(game: Any, entry: Any, cap: int, found: dict[int, Any], n_players: in
                 return "no_card"
             taken.add(int(card.ident))
             cards.append(card)
-    move = PlayerMove(action, tuple(cards), int(entry.get("index", 0) or 0), entry.get("count"))
+    move = player_move(action, cards, int(entry.get("index", 0) or 0), entry.get("count"))
     trace(ASK, CALL_IDS["isValidMove"], k, 0)
     return bool(game.is_valid_move(move))
 
 
-def _index_ranges(game: Any, cap: int, n_players: int, trace: Trace, k: int) -> dict[str, list[bool]]:
+def _index_ranges(game: object, cap: int, n_players: int, trace: Trace, k: int) -> dict[str, list[bool]]:
     """C43: for every Card getter (of every seat), [NULL at -1, NULL at size, a card at size - 1 or size 0]."""
     getters: list[tuple[str, str, tuple[int, ...], str, tuple[int, ...]]] = [
         ("handCard", "handCard", (), "handCardCount", ()),
@@ -277,7 +336,8 @@ def _index_ranges(game: Any, cap: int, n_players: int, trace: Trace, k: int) -> 
     return out
 
 
-def _blind_by_card(game: Any, move: PlayerMove, card: Any, cap: int, trace: Trace, i: int) -> PlayerMove:
+def _blind_by_card(game: FaceDownGame, move: PlayerMove, card: CardLike | None, cap: int, trace: Trace,
+                   i: int) -> PlayerMove:
     """The blind move turning ``card`` (C38): its position in the mover's face-down row now, or ``move``'s."""
     if card is None or not (hasattr(game, "face_down_count") and hasattr(game, "get_face_down_card")):
         return move
@@ -295,22 +355,25 @@ def _blind_by_card(game: Any, move: PlayerMove, card: Any, cap: int, trace: Trac
 class _NoBattery(Observer):
     """An observer that leaves the isValidMove battery out (``battery`` false)."""
 
-    def battery(self, obs: dict[str, Any]) -> Any:
+    def battery(self, obs: Observation) -> str:
         return "skipped"
 
 
-def recheck(game: Any, obs: dict[str, Any], n_players: int, trace: Trace = _no_trace, step: int = 0) -> dict[str, Any]:
+def recheck(game: object, obs: Mapping[str, object], n_players: int, trace: Trace = _no_trace,
+            step: int = 0) -> dict[str, object]:
     """The counters of ``RECHECKED`` read again, where they now differ from ``obs`` (the battery changed them)."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for field, cname, per_seat in RECHECKED:
-        fn = getattr(game, SNAKE[cname], None)
+        fn: Callable[..., int] | None = getattr(game, SNAKE[cname], None)
         if fn is None or field not in obs:
             continue
+        now: int | list[int]
         if per_seat:
-            now: Any = []
+            seats: list[int] = []
             for seat in range(n_players):
                 trace(RECHECK, CALL_IDS[cname], seat, 0)
-                now.append(int(fn(seat)))
+                seats.append(int(fn(seat)))
+            now = seats
         else:
             trace(RECHECK, CALL_IDS[cname], 0, 0)
             now = int(fn())
@@ -319,7 +382,7 @@ def recheck(game: Any, obs: dict[str, Any], n_players: int, trace: Trace = _no_t
     return out
 
 
-def run(request: dict[str, Any], results: Any) -> None:
+def run(request: PlayRequest, results: Results) -> None:
     """Play one Palace game on the student library; every step is a frame sent to ``results``."""
     send, trace = results.send, results.at
     try:
@@ -336,10 +399,12 @@ def run(request: dict[str, Any], results: Any) -> None:
     specs = [MoveSpec.parse(t) for t in tokens]
     size = setup.n_cards
     trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
-    game = lib.new_game(setup.n_players, setup.ranks, setup.suits, setup.rules)
-    if game is None:
+    made = lib.new_game(setup.n_players, setup.ranks, setup.suits, setup.rules)
+    if made is None:
         send({"t": Event.ERROR.value, "what": "null_game", "detail": "newGame returned NULL"})
         return
+    # NEEDED is there; the other methods are called only once the library is seen to have them
+    game = cast(PlayedGame, made)
     observer = (Observer if request.get("battery", True) else _NoBattery)(game, setup.n_players, size, trace=trace)
     rechecking = bool(request.get("recheck", False))
 
@@ -352,9 +417,9 @@ def run(request: dict[str, Any], results: Any) -> None:
                 send({"t": Event.RECHECK.value, "i": step, "counts": changed})
 
     observe(0)
-    asks: dict[int, list[Any]] = {int(step): list(entries) for step, entries in request.get("ask") or []}
-    by_index: Callable[[int], Any] | None = None
-    found: dict[int, Any] = {}
+    asks: dict[int, list[AskEntry]] = {int(step): list(entries) for step, entries in request.get("ask") or []}
+    by_index: Callable[[int], CardLike | None] | None = None
+    found: dict[int, CardLike] = {}
     if asks or request.get("blind_cards") or any(ref.ident is not None for spec in specs for ref in spec.cards):
         needs = ("getFaceDownCard", "getDiscardPileCard", "drawPileSize", "getDeckCard", "playerCardCount",
                  "getHandCard")

@@ -5,17 +5,17 @@ the seven's bound, the winner.  Made on the reference engine, as a test wrote th
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from grader.core.replay import Frame, Pile, Seat
-from reference.palace import NOT_FINISHED, Game, Phase, Setup
+from reference.palace import NOT_FINISHED, Card, Game, MoveSpec, Phase, Setup
 from reference.palace.cards import format_key, format_rules
 
 PILE_SHOWN = 12  # cards of each pile a frame shows (the sizes say the rest)
 RANK_WORDS = {0: "none (the pile is empty: anything goes)", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
-def _names(cards: Sequence[Any]) -> tuple[str, ...]:
+def _names(cards: Sequence[Card]) -> tuple[str, ...]:
     return tuple(format_key(c.key) for c in cards)
 
 
@@ -42,7 +42,7 @@ def describe(game: Game, step: int, move: str) -> Frame:
     return Frame(step, move, tuple(seats), piles, facts, tuple(str(game.written(m)) for m in game.legal_moves()))
 
 
-def frames(setup: Setup, moves: Sequence[Any]) -> tuple[Frame, ...]:
+def frames(setup: Setup, moves: Sequence[MoveSpec | str]) -> tuple[Frame, ...]:
     """The game as dealt and after each move, played on the reference."""
     game = Game(setup)
     out = [describe(game, 0, "")]

@@ -7,12 +7,24 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 from grader.core.native import c_string
+from grader.games.palace.compare import COUNTS, SCALARS, after_words, entry_label, ref_text
+from grader.games.palace.interface import COURSE_HEADERS, INCLUDE_DIR
 from grader.games.palace.scenarios import Expect, Malformed, Scenario, load_scenarios
-from grader.games.palace.session import COUNTS, SCALARS, after_words, ask_entry, entry_label, ref_text
+from grader.games.palace.session import ask_entry
 from reference.palace import Action, CardRef, MoveSpec, Phase, Rank, Suit
+
+if TYPE_CHECKING:
+    from grader.core.results import TestResult
+
+
+class Graded(Protocol):
+    """What the repro programs read of a submission's result (``grader.core.results.SubmissionResult``)."""
+
+    @property
+    def tests(self) -> Sequence[TestResult]: ...
 
 # ---- ----------------------------------------------------------------------------------------
 REPRO_PRELUDE = r"""
@@ -202,14 +214,14 @@ def _c_checks(e: Expect, n: int) -> list[str]:
         for seat, want in enumerate(getattr(e, key) or ()):
             cfn = call.split("(")[0]
             out.append(f'checkInt("{cfn}({seat})", {want}, {cfn}(game, {seat}));')
-    if e.top_discard is not None:
-        if e.top_discard == "none":
+    ref = e.top_discard
+    if ref is not None:
+        if isinstance(ref, str):  # "none": the pile is empty
             out.append('checkInt("topDiscard() == NULL", 1, topDiscard(game) == NULL);')
         else:
-            ref = e.top_discard
-            out.append(f'checkInt("topDiscard() is {ref_text(ref)} (1: yes)", 1, topDiscard(game) != NULL && '  # type: ignore[arg-type]
-                       f"cardRank(topDiscard(game)) == {Rank(ref.rank).name} && "  # type: ignore[union-attr]
-                       f"cardSuit(topDiscard(game)) == {Suit(ref.suit).name});")  # type: ignore[union-attr]
+            out.append(f'checkInt("topDiscard() is {ref_text(ref)} (1: yes)", 1, topDiscard(game) != NULL && '
+                       f"cardRank(topDiscard(game)) == {Rank(ref.rank).name} && "
+                       f"cardSuit(topDiscard(game)) == {Suit(ref.suit).name});")
     zones = [("getDiscardPileCard(n), top first", "pileCard", "discardPileSize(game)", e.pile, not e.pile_as_set),
              ("getDeckCard(n), next first", "deckCard", "drawPileSize(game)", e.draw_pile, True)]
     for call, getter, size, refs, ordered in zones:
@@ -270,11 +282,10 @@ def c_program(s: Scenario, compile_hint: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_repros(result: Any, folder: Path) -> dict[str, str]:
+def write_repros(result: Graded, folder: Path) -> dict[str, str]:
     """A repro program for every failing, visible scenario (probes aside: their values depend on the reading
     followed): test id -> file name.  ``folder`` gets the course headers and PalaceCard.c too, so the printed
     command works once the student copies Palace.c next to it."""
-    from grader.games.palace import GAME  # noqa: PLC0415 - the package imports this module lazily
 
     scenarios = {f"{s.group}/{s.id}": s for s in load_scenarios()}
     written: dict[str, str] = {}
@@ -288,8 +299,8 @@ def write_repros(result: Any, folder: Path) -> dict[str, str]:
         (folder / name).write_text(c_program(sc, hint))
         written[t.id] = name
     if written:
-        for header in (*GAME.course_headers, "PalaceCard.c"):
-            shutil.copyfile(GAME.include_dir / header, folder / header)
+        for header in (*COURSE_HEADERS, "PalaceCard.c"):
+            shutil.copyfile(INCLUDE_DIR / header, folder / header)
         (folder / "README.txt").write_text(
             "Each repro_*.c replays one failing test and checks what it expects (cards by rank and suit).\n"
             "Copy your Palace.c here (PalaceCard.c is the course's), then, for example:\n\n"

@@ -22,8 +22,8 @@ switches leave open.
 
 One test, ``random_games/agree_with_the_reference``: it passes when every game agrees at every step; a
 failure shows the game that differs soonest, cut after the first difference.  When a scenario already
-failed on the same thing (the same cause, ``session.mismatch_cause``) or on the rules of that difference
-(``session.effect_owners`` / ``validity_owners``), it costs nothing more (``charged_to``).
+failed on the same thing (the same cause, ``compare.mismatch_cause``) or on the rules of that difference
+(``focus.effect_owners`` / ``validity_owners``), it costs nothing more (``charged_to``).
 
 Before all that, ``charge_once``: one bug, one deduction among the scenarios too -- what a failure shows
 costs marks in one group only (see its docstring).
@@ -40,7 +40,7 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence, cast
 
 import orjson
 
@@ -48,26 +48,22 @@ from grader.core.config import MarkingConfig
 from grader.core.grade import guarded_many
 from grader.core.results import TestResult, Verdict
 from grader.core.worker_client import WorkerLost
+from grader.games.palace.compare import CALLS, after_words, differing, lenient_keys, moves_text, state_view
 from grader.games.palace.engine import ENGINE, spec_of
-from grader.games.palace.observe import MISSING, NULL_CARD, Observer
-from grader.games.palace.session import (
-    CALLS,
+from grader.games.palace.explain import where
+from grader.games.palace.focus import (
     NO_CARD_CAUSE,
     SIDE_EFFECT_RULES,
-    Probed,
-    after_words,
     ask_relation,
-    differing,
     effect_owners,
-    judge_run,
-    lenient_keys,
-    moves_text,
     sort_rules,
     state_cause,
-    state_view,
     validity_owners,
-    where,
 )
+from grader.games.palace.frames import AskEntry
+from grader.games.palace.observe import MISSING, NULL_CARD, Observation, Observer
+from grader.games.palace.scenarios import Scenario
+from grader.games.palace.session import GameRun, PalaceSession, Probed, ask_entry, judge_run
 from reference.palace import (
     REFERENCE,
     SWITCHES,
@@ -76,6 +72,7 @@ from reference.palace import (
     GameError,
     MoveSpec,
     Phase,
+    PlayerMove,
     Readings,
     Setup,
     format_moves,
@@ -133,7 +130,7 @@ def _combos(fixed: dict[str, str] | None = None) -> list[Readings]:
     return [r for r in Readings.every() if all(r.of(k) == v for k, v in (fixed or {}).items())]
 
 
-def detect(probe: CodeProbe, steps: Sequence[Any], answers: dict[int, list[Any]],
+def detect(probe: CodeProbe, steps: Sequence[object], answers: dict[int, list[object]],
            stop: tuple[str, int] | None = None) -> frozenset[str] | None:
     """The readings of ``probe.ruling`` the library's observations (and answers) agree with under some
     reading of the other switches; None when it agrees with none (or did not play the probe through)."""
@@ -148,7 +145,7 @@ def detect(probe: CodeProbe, steps: Sequence[Any], answers: dict[int, list[Any]]
     return frozenset(follows) or None
 
 
-def _agrees(probe: CodeProbe, readings: Readings, steps: Sequence[Any], answers: dict[int, list[Any]]) -> bool:
+def _agrees(probe: CodeProbe, readings: Readings, steps: Sequence[object], answers: dict[int, list[object]]) -> bool:
     game = Game(probe.setup, readings)
     for k, obs in enumerate(steps):
         if differing(state_view(obs), game):
@@ -169,13 +166,11 @@ def _agrees(probe: CodeProbe, readings: Readings, steps: Sequence[Any], answers:
     return True
 
 
-def run_code_probes(session: Any) -> list[Probed]:
+def run_code_probes(session: PalaceSession) -> list[Probed]:
     """The stage's own probes, played on the library; each finding is added to ``session.probed``."""
-    from grader.games.palace.session import ask_entry  # noqa: PLC0415
-
     found = []
     for probe in CODE_PROBES:
-        asks: dict[int, list[Any]] = {}
+        asks: dict[int, list[AskEntry]] = {}
         for step, spec in probe.asks:
             asks.setdefault(step, []).append(ask_entry(spec))
         try:
@@ -183,7 +178,7 @@ def run_code_probes(session: Any) -> list[Probed]:
         except WorkerLost:
             readings = None
         else:
-            answers = {step: list(f.get("answers") or []) for step, f in run.asked.items()}
+            answers = {step: list(cast("Iterable[object]", f.get("answers") or [])) for step, f in run.asked.items()}
             readings = None if judge_run(run) else detect(probe, run.steps, answers, run.stop())
         finding = Probed(probe.ruling, probe.name, readings)
         session.probed.append(finding)
@@ -196,10 +191,10 @@ def run_code_probes(session: Any) -> list[Probed]:
 class Step:
     """What the reference shows after one move, and what the comparison leaves open there."""
 
-    obs: dict[str, Any]  # the reference's observation (plain JSON, as a frame arrives)
+    obs: Observation  # the reference's observation (plain JSON, as a frame arrives)
     segments: tuple[int, ...]  # the pile, top first, in runs of cards put down by one move (C37)
     turned: frozenset[int]  # seats that have turned a face-down card (C38: positions renumbered)
-    skip: frozenset[str]  # state the rules leave open here (``session.lenient_keys``)
+    skip: frozenset[str]  # state the rules leave open here (``compare.lenient_keys``)
     open_labels: frozenset[str]  # isValidMove answers the readings still open leave open
     over: bool
     empty_pile: bool
@@ -231,11 +226,11 @@ def _segments(game: Game, placed: dict[int, int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _plain(obs: dict[str, Any]) -> dict[str, Any]:
+def _plain(obs: Observation) -> Observation:
     return orjson.loads(orjson.dumps(obs))
 
 
-def _safe(games: list[Game], move: Any) -> bool:
+def _safe(games: list[Game], move: PlayerMove) -> bool:
     """Is ``move`` (a PlayerMove of the first game) valid in every game, ending in the same state?"""
     if len(games) == 1:
         return True
@@ -275,7 +270,8 @@ def random_game(index: int, readings: tuple[Readings, ...]) -> RandomGame:
         if len(games) > 1 and _matters(games, [r for r in open_rulings if r in ("C14", "C15")]):
             for other in observers[1:]:
                 theirs = _plain(other.observe())
-                open_labels |= {k for k, v in obs["valid"].items() if theirs["valid"].get(k) != v}
+                valid, their_valid = cast("dict[str, bool]", obs["valid"]), cast("dict[str, bool]", theirs["valid"])
+                open_labels |= {k for k, v in valid.items() if their_valid.get(k) != v}
         open_labels |= lookalike_labels(obs)
         pile = main.pile()
         steps.append(Step(obs, _segments(main, placed), frozenset(turned), frozenset(lenient_keys(main)),
@@ -316,7 +312,7 @@ def random_game(index: int, readings: tuple[Readings, ...]) -> RandomGame:
     return RandomGame(index, setup, tuple(moves), tuple(blind), tuple(steps), readings)
 
 
-def comparable(obs: Any, step: Step) -> dict[str, Any] | None:
+def comparable(obs: object, step: Step) -> dict[str, object] | None:
     """An observation with what the rules leave open put aside (see the module's docstring); the same
     function is applied to the library's and to the reference's."""
     if not isinstance(obs, dict):
@@ -368,7 +364,7 @@ def _free_order(label: str) -> str:
 _LABEL_CARD = re.compile(r"([2-9TJQKA][HDCS])#(\d+)")
 
 
-def lookalike_labels(obs: dict[str, Any]) -> set[str]:
+def lookalike_labels(obs: Mapping[str, object]) -> set[str]:
     """Battery labels naming a card outside the mover's zone that looks like one in it: C4 leaves isValidMove
     open there (a look-alike may stand for the held card)."""
     valid, seat = obs.get("valid"), obs.get("current_player")
@@ -386,7 +382,7 @@ def lookalike_labels(obs: dict[str, Any]) -> set[str]:
             if any(int(ident) not in idents and look in looks for look, ident in _LABEL_CARD.findall(label))}
 
 
-def _by_ident(cards: Any) -> Any:
+def _by_ident(cards: object) -> object:
     if isinstance(cards, list) and all(isinstance(c, list) and len(c) == 3 for c in cards):
         return sorted(cards, key=lambda c: (c[2], c[0], c[1]))
     return cards
@@ -410,10 +406,10 @@ class Difference:
     got: str
     owners: frozenset[str] = frozenset()
     verdict: Verdict = Verdict.WRONG
-    cause: str = ""  # what it shows, in the words of ``session.mismatch_cause``
+    cause: str = ""  # what it shows, in the words of ``compare.mismatch_cause``
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     if value == MISSING:
         return "(the function is missing)"
     if isinstance(value, bool):
@@ -434,7 +430,7 @@ def _card(c: list[int]) -> str:
         return repr(c)
 
 
-def _reference_at(game: RandomGame, step: int) -> tuple[Game | None, Any, Game]:
+def _reference_at(game: RandomGame, step: int) -> tuple[Game | None, PlayerMove | None, Game]:
     """The reference before the move that led to ``step``, that move, and the reference after it."""
     g = Game(game.setup, game.readings[0])
     before, move = None, None
@@ -446,7 +442,7 @@ def _reference_at(game: RandomGame, step: int) -> tuple[Game | None, Any, Game]:
     return before, move, g
 
 
-def first_difference(game: RandomGame, run: Any) -> Difference | None:
+def first_difference(game: RandomGame, run: GameRun) -> Difference | None:
     """Where the library's game first differs from the reference's (None: every step agrees)."""
     trouble = judge_run(run)
     for k, step in enumerate(game.steps):
@@ -457,7 +453,8 @@ def first_difference(game: RandomGame, run: Any) -> Difference | None:
         side_effects = isinstance(changed, dict) and changed
         if mine != theirs and not (side_effects and _only_answers_differ(mine, theirs)):
             return _difference(game, k, mine, theirs)
-        if side_effects:  # the battery's isValidMove calls changed the game (and so, maybe, their own answers)
+        # the battery's isValidMove calls changed the game (and so, maybe, their own answers)
+        if isinstance(changed, dict) and changed:
             return Difference(game, k, "side_effects", "the game after the grader's isValidMove() calls", "unchanged",
                               f"{', '.join(sorted(changed))} changed", SIDE_EFFECT_RULES,
                               cause="isValidMove changed the game")
@@ -481,36 +478,41 @@ def first_difference(game: RandomGame, run: Any) -> Difference | None:
     return None
 
 
-def _judged(mine: Any, theirs: Any) -> tuple[Any, Any]:
+Comparable = dict[str, object] | None  # an observation as ``comparable`` leaves it
+
+
+def _judged(mine: Comparable, theirs: Comparable) -> tuple[Comparable, Comparable]:
     """Leave out what the library cannot show because it lacks the function: the build's API test judges that."""
     if not (isinstance(mine, dict) and isinstance(theirs, dict)):
         return mine, theirs
     theirs = dict(theirs)
     for key, value in mine.items():
+        other = theirs.get(key)
         if value == MISSING:
             theirs[key] = MISSING
-        elif isinstance(value, dict) and isinstance(theirs.get(key), dict):  # out_of_range: a getter each
-            theirs[key] = {k: MISSING if v == MISSING else theirs[key].get(k) for k, v in value.items()} | \
-                {k: v for k, v in theirs[key].items() if k not in value}
-        elif isinstance(value, list) and isinstance(theirs.get(key), list) and len(value) == len(theirs[key]):
-            theirs[key] = [MISSING if v == MISSING else t for v, t in zip(value, theirs[key])]  # per seat
+        elif isinstance(value, dict) and isinstance(other, dict):  # out_of_range: a getter each
+            theirs[key] = {k: MISSING if v == MISSING else other.get(k) for k, v in value.items()} | \
+                {k: v for k, v in other.items() if k not in value}
+        elif isinstance(value, list) and isinstance(other, list) and len(value) == len(other):
+            theirs[key] = [MISSING if v == MISSING else t for v, t in zip(value, other)]  # per seat
     return mine, theirs
 
 
-def _only_answers_differ(mine: Any, theirs: Any) -> bool:
+def _only_answers_differ(mine: object, theirs: object) -> bool:
     return isinstance(mine, dict) and isinstance(theirs, dict) and \
         {k: v for k, v in mine.items() if k != "valid"} == {k: v for k, v in theirs.items() if k != "valid"}
 
 
-def _difference(game: RandomGame, k: int, mine: Any, theirs: Any) -> Difference:
+def _difference(game: RandomGame, k: int, mine: Comparable, theirs: Comparable) -> Difference:
     if mine is None:
         return Difference(game, k, "phase", "the game", "a readable game", "nothing readable")
+    assert theirs is not None  # the reference's observation is always readable
     keys = [key for key in ORDER if mine.get(key) != theirs.get(key)]
     keys += sorted(key for key in set(mine) | set(theirs) if key not in ORDER and mine.get(key) != theirs.get(key))
     key = keys[0]
     before, move, ref = _reference_at(game, k)
-    if key == "valid" and isinstance(mine.get(key), dict) and isinstance(theirs.get(key), dict):
-        a, b = mine[key], theirs[key]
+    a, b = mine.get(key), theirs.get(key)
+    if key == "valid" and isinstance(a, dict) and isinstance(b, dict):
         label = next(lb for lb in list(b) + list(a) if a.get(lb) != b.get(lb))
         candidates = dict(_candidates(game, k))
         owners = validity_owners(ref, candidates[label]) if label in candidates else frozenset({"C40"})
@@ -529,7 +531,7 @@ def _difference(game: RandomGame, k: int, mine: Any, theirs: Any) -> Difference:
                       cause=state_cause(before, move, ref))
 
 
-def _candidates(game: RandomGame, k: int) -> list[tuple[str, Any]]:
+def _candidates(game: RandomGame, k: int) -> list[tuple[str, PlayerMove]]:
     """The reference's battery at step k: label -> move (to ask the reference why it answers as it does)."""
     g = Game(game.setup, game.readings[0])
     observer = Observer(g, game.setup.n_players, game.setup.n_cards)
@@ -545,7 +547,7 @@ def variant_readings(found: dict[str, frozenset[str]]) -> tuple[Readings, ...]:
     return tuple(REFERENCE.with_(**dict(zip(SWITCHES, combo))) for combo in itertools.product(*choices))
 
 
-def run_random_games(session: Any, n_games: int, found: dict[str, frozenset[str]]) -> list[TestResult]:
+def run_random_games(session: PalaceSession, n_games: int, found: dict[str, frozenset[str]]) -> list[TestResult]:
     """The random games stage: one test (see the module's docstring)."""
     readings = variant_readings(found)
     base = TestResult(TEST_ID, "random_games", TEST_RULES, 1.0, Verdict.NOT_RUN, kind="random")
@@ -594,7 +596,7 @@ def run_random_games(session: Any, n_games: int, found: dict[str, frozenset[str]
 
 
 # ---- the stage ----------------------------------------------------------------------------------------------
-def _timed(run: Any) -> list[TestResult]:
+def _timed(run: Callable[[], list[TestResult]]) -> list[TestResult]:
     start = time.monotonic()
     tests = run()
     for t in tests:
@@ -602,7 +604,7 @@ def _timed(run: Any) -> list[TestResult]:
     return tests
 
 
-def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any, TestResult]], *,
+def later_stages(session: PalaceSession, config: MarkingConfig, played: Sequence[tuple[Scenario, TestResult]], *,
                  random_games: int | None = None, memory: bool = True) -> Iterator[TestResult]:
     """The probes (no test of their own: what they found is a note of the random games), then the random
     games' one test, charged to a scenario that already failed on the rules of its difference; then the
@@ -624,8 +626,9 @@ def later_stages(session: Any, config: MarkingConfig, played: Sequence[tuple[Any
 NOT_REPLAYED = (Verdict.TIMED_OUT, Verdict.WORKER_LOST, Verdict.OUTPUT)
 
 
-def charge_once(played: Sequence[tuple[Any, TestResult]], causes: dict[str, list[tuple[str, frozenset[str]]]]) -> None:
-    """One bug, one deduction.  What a failure shows is its cause (``session.mismatch_cause``: the same words in
+def charge_once(played: Sequence[tuple[Scenario, TestResult]],
+                causes: dict[str, list[tuple[str, frozenset[str]]]]) -> None:
+    """One bug, one deduction.  What a failure shows is its cause (``compare.mismatch_cause``: the same words in
     every test it shows in, with the rules of that).  Each cause is owned by the group whose scenarios show it
     and name most of its rules (then: where it shows most often), and costs marks in that group only: a scenario of
     another group that failed on nothing but causes owned elsewhere costs nothing more (``charged_to``).
@@ -647,7 +650,8 @@ def charge_once(played: Sequence[tuple[Any, TestResult]], causes: dict[str, list
             t.notes.append(f"Not counted again: {t.charged_to} already failed on the same thing.")
 
 
-def _random_stage(session: Any, played: Sequence[tuple[Any, TestResult]], n_games: int) -> Iterator[TestResult]:
+def _random_stage(session: PalaceSession, played: Sequence[tuple[Scenario, TestResult]],
+                  n_games: int) -> Iterator[TestResult]:
     run_code_probes(session)
     found = session.readings_found()
     causes = session.causes
@@ -658,7 +662,7 @@ def _random_stage(session: Any, played: Sequence[tuple[Any, TestResult]], n_game
             cause = next((c for c, _r in causes.get(TEST_ID, [])), None)
             failed = [(len(owners & set(s.rules)), s_t.id) for s, s_t in played if s_t.verdict.family == "fail"]
             same = next((s_t.id for _s, s_t in played if s_t.verdict.family == "fail"
-                         and cause in (c for c, _r in causes.get(s_t.id, []))), None)
+                         and cause in [c for c, _r in causes.get(s_t.id, [])]), None)
             best = max(failed, key=lambda x: x[0], default=(0, None))
             owner = same or (best[1] if best[0] else None)
             if owner is not None:

@@ -8,7 +8,7 @@ reference says is legal, weighted so that 2s, A, D and recycling come up
 often -- then played on the submission in the worker in one round trip.
 
 Every game is played.  A game's first difference is classified by the rule
-family of what differed (``grader.games.fcd18s2.observations.FAMILIES``); the stage is one
+family of what differed (``grader.games.fcd.observations.FAMILIES``); the stage is one
 test per family, so a bug costs its family once however many games show it.
 A family's failure shows its shortest game, cut after the first difference,
 in the scenario format, ready to paste into fixtures/scenarios/ as a
@@ -21,42 +21,19 @@ number of games, so a submission gets the same verdict on every run;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from importlib.metadata import version
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from grader.core.cache import cached, key_of
 from grader.core.grade import guarded
 from grader.core.results import TestResult, Verdict
-from grader.games.fcd18s2.edition import FCD18, Edition
-from grader.games.fcd18s2.reference_trace import trace_version
-from grader.games.fcd18s2.scenarios import SMALLEST_DECK
+from grader.games.fcd.edition import Edition, G
+from grader.games.fcd.random_families import FAMILIES, Family, RandomGame
+from grader.games.fcd.reference_trace import trace_version
 from reference import Deck
 
-
-@dataclass(frozen=True)
-class Family:
-    name: str
-    says: str
-    min_cards: int
-    max_cards: int
-    max_moves: int
-
-
-FAMILIES = (
-    Family("small_decks", "Random games on small decks (30-40 cards), where the draw pile runs out: "
-           "recycling and the no-winner end come up often.", SMALLEST_DECK, 40, 250),
-    Family("mid_decks", "Random games on mid-sized decks (41-120 cards) of random cards.", 41, 120, 300),
-    Family("full_deck", "Random games on the traditional 800-card deck, shuffled.", 800, 800, 150),
-)
-
-@dataclass(frozen=True)
-class RandomGame:
-    deck: Deck
-    moves: tuple[Any, ...]  # the edition's MoveSpecs
-
-    def __repr__(self) -> str:
-        return f"RandomGame({len(self.deck)} cards, {len(self.moves)} moves)"
+if TYPE_CHECKING:
+    from grader.games.fcd.session import FcdSession
 
 
 def as_scenario(test_id: str, game: RandomGame, result: TestResult) -> str:
@@ -79,19 +56,18 @@ def _cost(result: TestResult, game: RandomGame) -> tuple[int, int]:
     return (result.failed_after if result.failed_after is not None else len(game.moves), len(game.deck))
 
 
-def generated_games(family: Family, count: int, profile: str = "grading",
-                    edition: Edition = FCD18) -> list[RandomGame]:
+def generated_games(family: Family, count: int, edition: Edition[G], profile: str = "grading") -> list[RandomGame]:
     """The ``count`` games Hypothesis generates for ``family``, in order.  Under the grading profile they
     are the same for every submission, so they are made once per version (``grader.core.cache``), by a
     fresh interpreter (``random_generation.in_fresh_process``: the same games whatever ran before)."""
-    def decode(data: list[list[Any]]) -> list[RandomGame]:
+    def decode(data: list[list[Any]]) -> list[RandomGame]:  # [deck, [move, ...]] as ``random_generation`` writes
         return [RandomGame(Deck.parse(d), tuple(edition.parse_move(m) for m in ms)) for d, ms in data]
 
     def make() -> list[RandomGame]:
-        from grader.games.fcd18s2 import random_generation  # noqa: PLC0415 - Hypothesis, when needed
+        from grader.games.fcd import random_generation  # noqa: PLC0415 - Hypothesis, when needed
 
         if profile != "grading":
-            return random_generation.generate(family, count, profile, edition)
+            return random_generation.generate(family, count, edition, profile)
         return decode(random_generation.in_fresh_process(family, count, edition))  # the same on any machine
 
     if profile != "grading":
@@ -101,7 +77,7 @@ def generated_games(family: Family, count: int, profile: str = "grading",
                   decode)
 
 
-def run_random_games(session: Any, total: int, profile: str = "grading",
+def run_random_games(session: FcdSession[G], total: int, profile: str = "grading",
                      charged: Mapping[str, str] | None = None) -> list[TestResult]:
     """The random-games stage: ``total`` games shared among the deck families; one test per rule family.
 
@@ -113,7 +89,7 @@ def run_random_games(session: Any, total: int, profile: str = "grading",
     charged crash stopped in newGame shows nothing (it is not counted).  A family a game differs in is
     charged once, and judged around in the games after.  Every game of the budget is played, and nothing
     is shrunk: a family's failure shows its shortest game."""
-    edition: Edition = session.edition
+    edition = session.edition
     charged = dict(charged or {})
     families = edition.table.families
     if not session.build.ok:  # no game can be played: no family can be said to agree with the reference
@@ -130,13 +106,15 @@ def run_random_games(session: Any, total: int, profile: str = "grading",
     failing: dict[str, int] = {}
     faults: list[TestResult] = []
     for family in FAMILIES:
-        for game in generated_games(family, per, profile, edition):
+        for game in generated_games(family, per, edition, profile):
             played += 1
             around = frozenset(masked)
-            result = guarded(f"random/{family.name}_{played}", "random", (), "random",
-                             lambda game=game, around=around, family=family: session.run_game(
-                                 f"random/{family.name}", "", (), game.deck, game.moves, kind="random", masked=around,
-                                 charged=charged))
+
+            def run(game: RandomGame = game, around: frozenset[str] = around, family: Family = family) -> TestResult:
+                return session.run_game(f"random/{family.name}", "", (), game.deck, game.moves, kind="random",
+                                        masked=around, charged=charged)
+
+            result = guarded(f"random/{family.name}_{played}", "random", (), "random", run)
             if result.verdict is Verdict.ERROR:  # a fault of ours in one game: that game's error, the rest stand
                 faults.append(result)
                 continue
@@ -159,14 +137,14 @@ def run_random_games(session: Any, total: int, profile: str = "grading",
                            played - judged) for rf in families] + faults
 
 
-def _family_result(session: Any, rule_family: str, played: int, failed: int,
+def _family_result(session: FcdSession[G], rule_family: str, played: int, failed: int,
                    worst: tuple[RandomGame, TestResult, Family, frozenset[str]] | None, agreed: float,
                    charged_to: str | None, unshown: int = 0) -> TestResult:
     """The test of one rule family from ``played`` games that could show it (``unshown`` others a crash
     already charged stopped in newGame) of which ``agreed`` (in shares of games, for a family judged around
     step by step) showed it agreeing."""
     test_id = f"random/{rule_family}"
-    edition: Edition = session.edition
+    edition = session.edition
     words = edition.table.families[rule_family]
     base = TestResult(test_id, "random", (edition.rules_span,), 1.0, Verdict.PASSED, kind="random")
     if unshown:

@@ -8,7 +8,7 @@ step; any difference sends the game down the full, field-by-field comparison,
 which explains it.  The form is self-delimiting (every list carries its
 length), so equal arrays can only come from equal observations.
 
-Per step, the observations in the table's order (``ORDER``), by shape:
+Per step, the observations in the edition's table's order, by shape:
 ``int`` and ``bool`` one integer; ``card`` four (value, colour, suit, ident;
 NULL is -1, -1, -1, 0); ``cards`` a count, then four per card;
 ``four_hands`` four such lists; ``four_ints`` and ``ints_n`` their integers;
@@ -20,9 +20,10 @@ newGame only.
 from __future__ import annotations
 
 from array import array
-from typing import Any, Iterable
+from typing import Iterable, Sequence, cast
 
-from grader.games.fcd18s2.observations import BY_NAME, ORDER
+from grader.games.fcd.observations import Table
+from grader.games.fcd.observe import CardObs, Obs
 from reference.cards import COLOR_LETTERS, parse_key
 
 # How a packed run ended (the C observer's return value, sent back by the worker).
@@ -49,41 +50,43 @@ def _answer(label: str, answer: bool) -> tuple[int, ...]:
     return (*_look(card), COLOR_LETTERS.index(declared) if declared else NOT_DECLARED, int(answer))
 
 
-def _cards(cards: list[list[int]]) -> list[int]:
+def _cards(cards: Sequence[CardObs]) -> list[int]:
     out = [len(cards)]
     for card in cards:
         out += card
     return out
 
 
-def _packed_value(shape: str, value: Any) -> Iterable[int]:
+def _packed_value(shape: str, value: object) -> Iterable[int]:
+    """One of the reference's values, of the shape its table's row gives it."""
     if shape in ("int", "bool"):
-        return (int(value),)
+        return (int(cast(int, value)),)
     if shape == "card":
-        return NULL_CARD if value is None else value
+        return NULL_CARD if value is None else cast(CardObs, value)
     if shape == "cards":
-        return _cards(value)
+        return _cards(cast("list[CardObs]", value))
     if shape == "four_hands":
-        return [x for hand in value for x in _cards(hand)]
+        return [x for hand in cast("list[list[CardObs]]", value) for x in _cards(hand)]
     if shape in ("four_ints", "ints_5", "ints_16"):
-        return value
+        return cast("list[int]", value)
     if shape == "answers":
-        return [len(value), *(x for label, answer in value.items() for x in _answer(label, answer))]
+        answers = cast("dict[str, bool]", value)
+        return [len(answers), *(x for label, answer in answers.items() for x in _answer(label, answer))]
     raise ValueError(f"no packed form for shape {shape!r}")
 
 
-def pack_step(obs: dict[str, Any]) -> list[int]:
+def pack_step(obs: Obs, table: Table) -> list[int]:
     """One reference observation, packed (the counts over the deck only if it has them: step 0)."""
     out: list[int] = []
-    for name in ORDER:
+    for name in table.order:
         if name in obs:
-            out += _packed_value(BY_NAME[name].shape, obs[name])
+            out += _packed_value(table.by_name[name].shape, obs[name])
     return out
 
 
-def pack_trace(observations: Iterable[dict[str, Any]]) -> bytes:
+def pack_trace(observations: Iterable[Obs], table: Table) -> bytes:
     """A whole trace, as the C observer writes it: int32, native byte order."""
     packed = array("i")
     for obs in observations:
-        packed.extend(pack_step(obs))
+        packed.extend(pack_step(obs, table))
     return packed.tobytes()

@@ -5,37 +5,45 @@ observation a LENIENT ruling covers in the state at hand is never held against
 the submission; the difference is recorded as a note instead.  Hands are
 compared as multisets (the rules fix no order).  Only the observations in the
 test's focus can fail it; the first such difference is the verdict (put in
-words for the student by ``grader.games.fcd18s2.explain``).
+words for the student by ``grader.games.fcd.explain``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, cast
 
-from grader.games.fcd18s2.focus import EVERYTHING, Focus, validity_field
-from grader.games.fcd18s2.observations import TABLE, Table
-from grader.games.fcd18s2.observe import MISSING, SKIPPED, card_label
-from grader.games.fcd18s2.play import Event
-from grader.games.fcd18s2.reference_trace import Step
-from grader.games.fcd18s2.schema import valid_observation
-from reference.cards import COLOR_LETTERS, COLOR_NAMES
+from grader.core.results import DifferenceRow
+from grader.games.fcd.edition import WrittenMove
+from grader.games.fcd.focus import Focus, everything, validity_field
+from grader.games.fcd.frames import Event
+from grader.games.fcd.observations import Table
+from grader.games.fcd.observe import MISSING, SKIPPED, CardObs, Obs, card_label
+from grader.games.fcd.reference_trace import Step
+from grader.games.fcd.schema import valid_observation
+from reference.cards import COLOR_LETTERS, COLOR_NAMES, CardKey
 from reference.game import NOT_FINISHED
 from reference.rulings import EVERY_OBSERVATION
+
+# The values of an observation's fields, by the shape its table's row gives it (``schema``): the reference's are
+# of that shape; a submission's, once ``valid_observation`` has checked them, too (or MISSING, SKIPPED).
+Hand = list[CardObs]
+History = Sequence[Sequence[str]]  # the previous turn's moves and this turn's, in the notation (2017)
 
 
 @dataclass
 class Divergence:
     step: int  # observation index: 0 after newGame, k after move k
     field: str
-    expected: Any
-    got: Any
+    expected: object
+    got: object
     label: str = ""  # for valid_play: the move tried; for hands: the player
     change: bool = False  # compared as what the move changed (the values had differed before)
-    table: Table = TABLE  # the edition's observations, for the words
+    table: Table = dataclasses.field(kw_only=True)  # the edition's observations, for the words (``field``: a name)
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> DifferenceRow:
         """What differed as the replay shows it: the step, the call, expected and got in words."""
         o = self.table.by_name[self.field]
         what = answer_call(self.field, self.label) if o.shape == "answers" else (
@@ -88,7 +96,7 @@ def answer_call(name: str, label: str) -> str:
     return f"isValidMove(SAY_{label.upper()})" if name == "valid_say" else f"isValidMove(PLAY_CARD {label})"
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, list) and value and isinstance(value[0], str):
@@ -100,15 +108,15 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def _keys(cards: list[list[int]]) -> list[str]:
+def _keys(cards: Sequence[CardObs]) -> list[str]:
     return [card_label(c) for c in cards]
 
 
-def _multiset(cards: list[list[int]]) -> list[str]:
+def _multiset(cards: Sequence[CardObs]) -> list[str]:
     return sorted(_keys(cards))
 
 
-def _absent(value: Any) -> bool:
+def _absent(value: object) -> bool:
     """A function the submission lacks, or a probe left out: nothing to compare."""
     if isinstance(value, str):
         return value in (MISSING, SKIPPED)
@@ -129,7 +137,7 @@ def _hand_difference(expected: list[str], got: list[str]) -> tuple[str, str]:
 class _StepJudge:
     """Compares one game's steps in order, remembering which observations have already differed."""
 
-    def __init__(self, ref: list[Step], got: list[dict[str, Any]], focus: Focus,
+    def __init__(self, ref: list[Step], got: Sequence[object], focus: Focus,
                  owners: dict[tuple[str, bool], str] | None, table: Table,
                  charged: Mapping[str, str] | None = None) -> None:
         self.ref, self.got, self.focus, self.owners, self.table = ref, got, focus, owners or {}, table
@@ -239,19 +247,23 @@ class _StepJudge:
             self._noted.add(f"accepted {what}")
         self.notes.append(f"after move {k}: {text}; accepted ({', '.join(why)})")
 
-    def _offsets_accepted(self, k: int, name: str, e: list[Any], g: list[Any],
-                          accepted: dict[int, tuple[int, ...]], why: tuple[str, ...]) -> list[Any]:
+    def _offsets_accepted(self, k: int, name: str, e: list[int], g: list[object],
+                          accepted: dict[int, tuple[int, ...]], why: tuple[str, ...]) -> list[object]:
         """``g`` with each player's entry that differs from ``e`` by an accepted difference taken as equal."""
         out = list(g)
         for p, diffs in accepted.items():
-            if 0 <= p < len(out) and isinstance(out[p], int) and out[p] != e[p] and out[p] - e[p] in diffs:
+            if not 0 <= p < len(out):
+                continue
+            got = out[p]
+            if isinstance(got, int) and got != e[p] and got - e[p] in diffs:
                 self._accepted(k, f"{name} {p}", why, f"{self.by_name[name].call.replace('(p', f'({p}')} is "
-                               f"{out[p]}, the reference's {e[p]}")
+                               f"{got}, the reference's {e[p]}")
                 out[p] = e[p]
         return out
 
     def step(self, k: int) -> Divergence | None:
-        exp, len_, obs = self.ref[k].obs, self.ref[k].lenient, self.got[k]
+        """Judge step ``k`` (a submission's observation there ``valid_observation`` has checked)."""
+        exp, len_, obs = self.ref[k].obs, self.ref[k].lenient, cast(Obs, self.got[k])
         by_name = self.by_name
         # What agrees again at this step explains nothing here, whichever order the observations are judged in.
         self.tainted -= {n for n in self.tainted if n in exp and n in obs and _same(self.table, n, exp[n], obs[n])}
@@ -262,8 +274,9 @@ class _StepJudge:
             if _absent(g):
                 continue  # the API-completeness tests report missing functions; crashed probes are charged apart
             if by_name[name].shape == "answers":
-                for label, ev in e.items():
-                    gv = g.get(label)
+                answers, got_answers = cast("dict[str, bool]", e), cast("dict[str, bool]", g)
+                for label, ev in answers.items():
+                    gv = got_answers.get(label)
                     if gv is None or ev == gv:
                         continue  # a card not in the submission's hand: 'hand' reports that
                     if name == "valid_play" and len_.play_is_lenient(_card_key(label)):
@@ -276,7 +289,7 @@ class _StepJudge:
                         continue
                     if name == "valid_foreign" and len_.field_is_lenient(name):
                         continue
-                    d = self.judge(k, name, Divergence(k, name, ev, gv, label))
+                    d = self.judge(k, name, Divergence(k, name, ev, gv, label, table=self.table))
                     if d:
                         return d
                 continue
@@ -285,7 +298,8 @@ class _StepJudge:
                                   f"the game open here)")
                 continue
             if name in len_.offsets and isinstance(g, list):
-                g = self._offsets_accepted(k, name, e, g, len_.offsets[name], len_.why(EVERY_OBSERVATION))
+                g = self._offsets_accepted(k, name, cast("list[int]", e), g, len_.offsets[name],
+                                           len_.why(EVERY_OBSERVATION))
             if _same(self.table, name, e, g):
                 self.tainted.discard(name)
                 continue
@@ -296,7 +310,8 @@ class _StepJudge:
             seated = by_name[name].change in _PER_SEAT and "current_player" in self.tainted
             if k > 0 and (name in self.tainted or (name in self.table.follow_the_piles and self.tainted & piles)
                           or seated):
-                change = _change(self.table, name, self.ref[k - 1].obs, exp, self.got[k - 1], obs, self.tainted)
+                change = _change(self.table, name, self.ref[k - 1].obs, exp, cast(Obs, self.got[k - 1]), obs,
+                                 self.tainted)
                 if change is None:
                     self.tainted.add(name)  # it differed before; this move changed it as it should
                     continue
@@ -308,7 +323,7 @@ class _StepJudge:
         return None
 
 
-def _brief(v: Any) -> str:
+def _brief(v: object) -> str:
     if isinstance(v, list) and len(v) == 2 and all(isinstance(t, list) and all(isinstance(m, str) for m in t)
                                                    for t in v):
         return history_text(v)  # a history: two turns of moves
@@ -323,28 +338,29 @@ def _card_key(label: str) -> tuple[int, int, int]:
     return (int(label[0], 16), COLOR_LETTERS.index(label[1]), "HDCSQ".index(label[2]))
 
 
-def _same(table: Table, name: str, e: Any, g: Any) -> bool:
+def _same(table: Table, name: str, e: object, g: object) -> bool:
     if e == g:
         return True
     o = table.by_name[name]
     if o.shape == "card":
-        return (e is None and g is None) or (e is not None and g is not None and e[:3] == g[:3])
+        return (e is None and g is None) or (e is not None and g is not None
+                                             and cast(CardObs, e)[:3] == cast(CardObs, g)[:3])
     if o.shape == "cards" and o.change == "pile":
-        return _keys(e) == _keys(g)  # piles: order matters
+        return _keys(cast(Hand, e)) == _keys(cast(Hand, g))  # piles: order matters
     if o.shape == "cards":
-        return _multiset(e) == _multiset(g)  # a hand: the rules fix no order
+        return _multiset(cast(Hand, e)) == _multiset(cast(Hand, g))  # a hand: the rules fix no order
     if o.shape == "four_hands":
-        return len(e) == len(g) and all(_multiset(a) == _multiset(b) for a, b in zip(e, g))
+        eh, gh = cast("list[Hand]", e), cast("list[Hand]", g)
+        return len(eh) == len(gh) and all(_multiset(a) == _multiset(b) for a, b in zip(eh, gh))
     return False
 
 
-def _cards_change(before: list[list[int]], after: list[list[int]]) -> tuple[Counter[str], Counter[str]]:
+def _cards_change(before: Sequence[CardObs], after: Sequence[CardObs]) -> tuple[Counter[str], Counter[str]]:
     b, a = Counter(_keys(before)), Counter(_keys(after))
     return b - a, a - b  # lost, gained
 
 
-def _change(table: Table, name: str, ep: dict[str, Any], en: dict[str, Any], gp: dict[str, Any],
-            gn: dict[str, Any], tainted: set[str]) -> Divergence | None:
+def _change(table: Table, name: str, ep: Obs, en: Obs, gp: Obs, gn: Obs, tainted: set[str]) -> Divergence | None:
     """Judge move k by what it changed, for an observation whose values differ: None if the
     change is right (the difference came from before), else the divergence of the change."""
     e0, e1, g0, g1 = ep.get(name), en[name], gp.get(name), gn[name]
@@ -354,18 +370,23 @@ def _change(table: Table, name: str, ep: dict[str, Any], en: dict[str, Any], gp:
     o = table.by_name[name]
     player_changed = ep.get("current_player") != en.get("current_player")
 
-    def diff(exp_change: Any, got_change: Any) -> Divergence | None:
-        return None if exp_change == got_change else Divergence(-1, name, exp_change, got_change, change=True)
+    def diff(exp_change: object, got_change: object) -> Divergence | None:
+        if exp_change == got_change:
+            return None
+        return Divergence(-1, name, exp_change, got_change, change=True, table=table)
 
     kind = o.change
     if kind in ("own_counter", "own_cards") and player_changed:
         return None  # another player's hand: nothing to compare it with
     if kind in ("counter", "own_counter"):
-        return diff(f"{e1 - e0:+d}", f"{g1 - g0:+d}")
+        x0, x1, y0, y1 = cast("tuple[int, int, int, int]", (e0, e1, g0, g1))
+        return diff(f"{x1 - x0:+d}", f"{y1 - y0:+d}")
     if kind == "seat":
-        return diff(f"{(e1 - e0) % 4:+d} seat(s)", f"{(g1 - g0) % 4:+d} seat(s)")
+        x0, x1, y0, y1 = cast("tuple[int, int, int, int]", (e0, e1, g0, g1))
+        return diff(f"{(x1 - x0) % 4:+d} seat(s)", f"{(y1 - y0) % 4:+d} seat(s)")
     if kind == "value":
-        show = (lambda c: "NULL" if c is None else card_label(c)) if o.shape == "card" else _show
+        show: Callable[[object], str] = ((lambda c: "NULL" if c is None else card_label(cast(CardObs, c)))
+                                         if o.shape == "card" else _show)
         same0 = _same(table, name, e0, e1)
         return diff("unchanged" if same0 else f"becomes {show(e1)}",
                     "unchanged" if _same(table, name, g0, g1) else f"becomes {show(g1)}")
@@ -376,10 +397,11 @@ def _change(table: Table, name: str, ep: dict[str, Any], en: dict[str, Any], gp:
             return None
         # Whose turn it is differed before (another test owns that): the move changed some player's hand as
         # the reference's changed its player's -- compare the players' changes whoever made them.
-        return diff(sorted(_seat_changes(kind, e0, e1, faces_unknown)), sorted(_seat_changes(kind, g0, g1,
-                                                                                            faces_unknown)))
+        return diff(sorted(_seat_changes(kind, cast("list[object]", e0), cast("list[object]", e1), faces_unknown)),
+                    sorted(_seat_changes(kind, g0, g1, faces_unknown)))
     if kind in ("cards", "own_cards"):
-        pairs = [(e0, e1, g0, g1)] if kind == "own_cards" else list(zip(e0, e1, g0, g1))
+        pairs = ([cast("tuple[Hand, Hand, Hand, Hand]", (e0, e1, g0, g1))] if kind == "own_cards"
+                 else list(zip(*cast("tuple[list[Hand], list[Hand], list[Hand], list[Hand]]", (e0, e1, g0, g1)))))
         for p, (a0, a1, b0, b1) in enumerate(pairs):
             lost_e, gained_e = _cards_change(a0, a1)
             lost_g, gained_g = _cards_change(b0, b1)
@@ -394,11 +416,12 @@ def _change(table: Table, name: str, ep: dict[str, Any], en: dict[str, Any], gp:
     if kind == "per_player":
         if o.follows_the_piles and faces_unknown:
             return None
-        for p, (a0, a1, b0, b1) in enumerate(zip(e0, e1, g0, g1)):
-            if _absent(b0) or _absent(b1):
+        counts = cast("tuple[list[int], list[int], list[int], list[int]]", (e0, e1, g0, g1))  # b0, b1: or absent
+        for p, (x0, x1, y0, y1) in enumerate(zip(*counts)):
+            if _absent(y0) or _absent(y1):
                 continue
-            if a1 - a0 != b1 - b0:
-                return Divergence(-1, name, f"{a1 - a0:+d}", f"{b1 - b0:+d}", str(p), change=True)
+            if x1 - x0 != y1 - y0:
+                return Divergence(-1, name, f"{x1 - x0:+d}", f"{y1 - y0:+d}", str(p), change=True, table=table)
         return None
     return None  # piles, validity, deck counts: once they have differed, nothing new (``CHANGES``)
 
@@ -406,14 +429,14 @@ def _change(table: Table, name: str, ep: dict[str, Any], en: dict[str, Any], gp:
 _PER_SEAT = ("cards", "per_player")  # a value per player, changed by the move of whoever's turn it is
 
 
-def _seat_changes(kind: str, before: list[Any], after: list[Any], faces_unknown: bool) -> list[str]:
+def _seat_changes(kind: str, before: list[object], after: list[object], faces_unknown: bool) -> list[str]:
     """What a move changed for each player, in words, in no player's order."""
     out = []
     for b, a in zip(before, after):
         if _absent(b) or _absent(a):
             continue
         if kind == "cards":
-            lost, gained = _cards_change(b, a)
+            lost, gained = _cards_change(cast(Hand, b), cast(Hand, a))
             got = f"{sum(gained.values())} card(s)" if faces_unknown else " ".join(sorted(gained.elements()))
             out.append(f"lost {' '.join(sorted(lost.elements())) or 'nothing'}, gained {got or 'nothing'}")
         elif isinstance(a, int) and isinstance(b, int):
@@ -421,63 +444,66 @@ def _seat_changes(kind: str, before: list[Any], after: list[Any], faces_unknown:
     return out
 
 
-def _divergence(table: Table, k: int, name: str, e: Any, g: Any) -> Divergence:
+def _divergence(table: Table, k: int, name: str, e: object, g: object) -> Divergence:
     o = table.by_name[name]
     if o.shape == "cards" and o.change == "pile":
-        return Divergence(k, name, " ".join(_keys(e)) or "(empty)", " ".join(_keys(g)) or "(empty)")
+        return Divergence(k, name, " ".join(_keys(cast(Hand, e))) or "(empty)", " ".join(_keys(cast(Hand, g)))
+                          or "(empty)", table=table)
     if o.shape == "cards":
-        exp, got = _hand_difference(_multiset(e), _multiset(g))
-        return Divergence(k, name, exp, got)
+        exp, got = _hand_difference(_multiset(cast(Hand, e)), _multiset(cast(Hand, g)))
+        return Divergence(k, name, exp, got, table=table)
     if o.shape == "four_hands":
-        for p, (a, b) in enumerate(zip(e, g)):
-            if _multiset(a) != _multiset(b):
-                exp, got = _hand_difference(_multiset(a), _multiset(b))
-                return Divergence(k, name, exp, got, label=str(p))
+        for p, (hand_e, hand_g) in enumerate(zip(cast("list[Hand]", e), cast("list[Hand]", g))):
+            if _multiset(hand_e) != _multiset(hand_g):
+                exp, got = _hand_difference(_multiset(hand_e), _multiset(hand_g))
+                return Divergence(k, name, exp, got, label=str(p), table=table)
     if o.shape == "four_ints" or o.shape.startswith("ints_"):
-        for p, (a, b) in enumerate(zip(e, g)):
+        for p, (a, b) in enumerate(zip(cast("list[object]", e), cast("list[object]", g))):
             if a != b:
-                return Divergence(k, name, a, b, label=str(p))
+                return Divergence(k, name, a, b, label=str(p), table=table)
     if o.shape == "card":
-        return Divergence(k, name, card_label(e) if e else None, card_label(g) if g else None)
+        return Divergence(k, name, card_label(cast(CardObs, e)) if e else None,
+                          card_label(cast(CardObs, g)) if g else None, table=table)
     if o.shape == "history":
-        return Divergence(k, name, history_text(e), history_text(g))
+        return Divergence(k, name, history_text(cast(History, e)), history_text(cast(History, g)), table=table)
     if name == "current_color":
-        return Divergence(k, name, _colour(e), _colour(g))
-    return Divergence(k, name, e, g)
+        return Divergence(k, name, _colour(e), _colour(g), table=table)
+    return Divergence(k, name, e, g, table=table)
 
 
-def history_text(turns: Any) -> str:
+def history_text(turns: History) -> str:
     """The previous turn's moves and this turn's, as a student reads them."""
     previous, current = turns
     return f"previous turn: {' '.join(previous) or '(none)'}; this turn: {' '.join(current) or '(none)'}"
 
 
-def _colour(c: int) -> str:
+def _colour(c: object) -> str:
     return f"{c} ({COLOR_NAMES[c]})" if isinstance(c, int) and 0 <= c < 5 else str(c)
 
 
-def validity_label(spec: Any) -> tuple[str, str]:
+def validity_label(spec: WrittenMove) -> tuple[str, str]:
     """Which observation holds isValidMove for this move (a move of either edition), and under which label."""
     name = validity_field(str(spec))
     return name, (str(spec) if name in ("valid_play", "valid_say") else "")
 
 
-def _move_is_lenient(spec: Any, step: Step) -> bool:
+def _move_is_lenient(spec: WrittenMove, step: Step) -> bool:
     """Does a LENIENT ruling leave this move's validity open in the state before it?"""
     name, _label = validity_label(spec)
     if name == "valid_play":
-        return step.lenient.play_is_lenient(spec.card_key)
+        return step.lenient.play_is_lenient(cast(CardKey, spec.card_key))  # a card's move: it names the card
     return step.lenient.field_is_lenient(name)
 
 
-def _identity_problem(k: int, spec: Any, before: dict[str, Any], after: dict[str, Any]) -> str | None:
+def _identity_problem(k: int, spec: WrittenMove, before: Obs, after: Obs) -> str | None:
     """A46 (B3 in 2017): the played card is the new top discard; a drawn card is the former top of the
     draw pile (where the edition shows the draw pile)."""
     if validity_field(str(spec)) == "valid_play":
         hand, top = before.get("hand"), after.get("top_discard")
         if _absent(hand) or hand is None or _absent(top) or top is None:
             return None
-        played = next((c for c in hand if tuple(c[:3]) == spec.card_key), None)
+        top = cast(CardObs, top)
+        played = next((c for c in cast(Hand, hand) if tuple(c[:3]) == spec.card_key), None)
         if played is not None and top[3] != played[3]:
             return (f"after move {k} the top discard looks like {card_label(top)} but is not the very card "
                     f"that was played (a different Card pointer). topDiscard() must return the played card "
@@ -488,20 +514,20 @@ def _identity_problem(k: int, spec: Any, before: dict[str, Any], after: dict[str
             return None
         if after.get("current_player") != before.get("current_player"):
             return None
-        drawn = pile[0]
-        if all(c[3] != drawn[3] for c in hand):
+        drawn = cast(Hand, pile)[0]
+        if all(c[3] != drawn[3] for c in cast(Hand, hand)):
             return (f"after move {k} the card drawn is not the very card that was on top of the draw pile "
                     f"(getDeckCard(0) before the draw, {card_label(drawn)}): the hand must receive that "
                     f"Card pointer, not a copy (A46).")
     return None
 
 
-def _recycled(table: Table, exp: dict[str, Any], got: dict[str, Any]) -> bool:
+def _recycled(table: Table, exp: Obs, got: Obs) -> bool:
     """Do the piles show a recycle the reference has not made yet (A22's eager reading)?"""
     return any(not _absent(got[p]) and not _same(table, p, exp[p], got[p]) for p in table.piles)
 
 
-def _claims_over(ref: Step, got: Any) -> bool:
+def _claims_over(ref: Step, got: object) -> bool:
     """Does the submission say the game is over where the reference plays on?"""
     won = got.get("winner") if isinstance(got, dict) else None
     return (ref.obs.get("winner") == NOT_FINISHED and isinstance(won, int) and not isinstance(won, bool)
@@ -513,7 +539,7 @@ def _claims_over(ref: Step, got: Any) -> bool:
 _STRICT_AFTER_REFUSAL = {"valid_draw": "A23"}
 
 
-def _judged_on(moves: Sequence[Any], ref: list[Step], got: list[Any], i: int) -> bool:
+def _judged_on(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object], i: int) -> bool:
     """Is the game judged on after the submission refused move ``i`` (made anyway)?  Yes where its refusal
     follows from its own claimed end of the game (gameWinner() said the game was over where the reference
     plays on: the end tests own that), or where a ruling keeps the outcome of that move strict (A23)."""
@@ -524,7 +550,8 @@ def _judged_on(moves: Sequence[Any], ref: list[Step], got: list[Any], i: int) ->
     return _claims_over(ref[i], got[i]) or (ruling is not None and ruling in ref[i].lenient.why(name))
 
 
-def forced_move(moves: Sequence[Any], ref: list[Step], got: list[Any], events: Sequence[Any]) -> int | None:
+def forced_move(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object],
+                events: Sequence[object]) -> int | None:
     """The first move the submission's isValidMove refused and the worker made anyway, after which nothing
     is charged (A28) -- unless the game is judged on after that refusal (``_judged_on``)."""
     refused = sorted({e["i"] for e in events if isinstance(e, dict) and e.get("t") == Event.REFUSED.value
@@ -532,9 +559,9 @@ def forced_move(moves: Sequence[Any], ref: list[Step], got: list[Any], events: S
     return next((i for i in refused if not _judged_on(moves, ref, got, i)), None)
 
 
-def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
-            events: list[dict[str, Any]] | None = None, *, focus: Focus = EVERYTHING,
-            owners: dict[tuple[str, bool], str] | None = None, table: Table = TABLE,
+def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object],
+            events: Sequence[Mapping[str, object]] | None = None, *, table: Table, focus: Focus | None = None,
+            owners: dict[tuple[str, bool], str] | None = None,
             follow: Mapping[str, list[Step]] | None = None, charged: Mapping[str, str] | None = None) -> Comparison:
     """The first difference this test holds against the submission, or none; and the evidence.
 
@@ -548,8 +575,9 @@ def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
     (``"A22"``: eager recycling), followed from the step the submission shows it.
     ``charged``: observations another test was already charged for (-> that test): judged around step
     by step -- where they differ the step is hidden, where they agree it is evidence.
+    ``focus`` None: everything in the edition's table (a random game).
     """
-    judge = _StepJudge(ref, got, focus, owners, table, charged)
+    judge = _StepJudge(ref, got, focus if focus is not None else everything(table), owners, table, charged)
     stops: dict[int, Event] = {}  # the first stop event at each step (frames are the student's side: checked)
     for e in events or []:
         i = e.get("i") if isinstance(e, dict) else None
@@ -558,13 +586,15 @@ def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
     agreed = hidden = 0.0
     forced_at: int | None = None
 
-    def result(d: Divergence | None = None, **kw: Any) -> Comparison:
+    def result(d: Divergence | None = None, *, identity_problem: str | None = None, compared_steps: int = 0,
+               cut_at: int | None = None) -> Comparison:
         if d is not None:
             d.table = table
         return Comparison(d, notes=judge.notes, not_shown=judge.not_shown, agreed=agreed, hidden=hidden,
                           forced_at=forced_at, lenient_forced=forced_at is not None and judge.forced_lenient,
                           judges_nothing=not (agreed or hidden)  # anything seen or hidden was judged: no rescan
-                          and not any(judge.covers_any(j) for j in range(len(ref))), **kw)
+                          and not any(judge.covers_any(j) for j in range(len(ref))),
+                          identity_problem=identity_problem, compared_steps=compared_steps, cut_at=cut_at)
 
     def rest_hidden(k: int, why: str) -> float:
         """The steps after ``k`` this test would have judged: not shown (the game could not go on)."""
@@ -573,23 +603,24 @@ def compare(moves: Sequence[Any], ref: list[Step], got: list[dict[str, Any]],
             judge.not_shown.append(why)
         return n
 
-    for k, obs in enumerate(got):
+    for k, sent in enumerate(got):
         if k >= len(judge.ref):
             break
         ref = judge.ref
         judge.hidden_here = Counter()
+        obs = cast(Obs, sent)  # the reference's own observation, or else one ``valid_observation`` checks first
         if obs == ref[k].obs:  # the whole step as the reference has it: nothing differs, nothing to note
             judge.tainted -= obs.keys()
         else:
             problem = valid_observation(obs, first=(k == 0), table=table)
             if problem:
-                return result(Divergence(k, "winner", "a readable observation", problem), compared_steps=k)
+                return result(Divergence(k, "winner", "a readable observation", problem, table=table), compared_steps=k)
             d = judge.step(k)
             if d:
                 d.step = k
                 return result(d, compared_steps=k)
         if k > 0:
-            ident = _identity_problem(k, moves[k - 1], got[k - 1], obs)
+            ident = _identity_problem(k, moves[k - 1], cast(Obs, got[k - 1]), obs)
             if ident and judge.focus.covers("identity", k, ref[k].obs):
                 if forced_at is None or k <= forced_at:
                     return result(None, identity_problem=ident, compared_steps=k)

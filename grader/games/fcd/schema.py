@@ -9,30 +9,30 @@ function the submission lacks, or a probe left out).
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Callable
+from typing import Callable
 
-from grader.games.fcd18s2.observations import TABLE, Table
+from grader.games.fcd.observations import Table
 
 MISSING_OR_SKIPPED = ("missing", "skipped")
 
 
-def _is_int(x: Any) -> bool:
+def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and -(2**63) <= x < 2**64
 
 
-def _is_card(x: Any) -> bool:
+def _is_card(x: object) -> bool:
     return x is None or (isinstance(x, list) and len(x) == 4 and all(_is_int(v) for v in x))
 
 
-def _is_cards(x: Any) -> bool:
+def _is_cards(x: object) -> bool:
     return isinstance(x, list) and all(_is_card(c) and c is not None for c in x)
 
 
-def _ints(n: int, each_may_be: tuple[str, ...]) -> Callable[[Any], bool]:
+def _ints(n: int, each_may_be: tuple[str, ...]) -> Callable[[object], bool]:
     return lambda x: isinstance(x, list) and len(x) == n and all(v in each_may_be or _is_int(v) for v in x)
 
 
-SHAPES: dict[str, Callable[[Any], bool]] = {
+SHAPES: dict[str, Callable[[object], bool]] = {
     "int": _is_int,
     "bool": lambda x: isinstance(x, bool),
     "card": _is_card,
@@ -50,14 +50,14 @@ SHAPES: dict[str, Callable[[Any], bool]] = {
 PER_PLAYER = ("four_ints",)  # missing or left out per player, never as a whole
 
 
-def _check(shape: str) -> Callable[[Any], bool]:
+def _check(shape: str) -> Callable[[object], bool]:
     """The shape, or (for a whole observation) the word for a missing function or a left-out probe."""
     check = SHAPES[shape]
     return check if shape in PER_PLAYER else (lambda x: x in MISSING_OR_SKIPPED or check(x))
 
 
 @cache
-def schemas(table: Table = TABLE) -> tuple[dict[str, Callable[[Any], bool]], dict[str, Callable[[Any], bool]]]:
+def schemas(table: Table) -> tuple[dict[str, Callable[[object], bool]], dict[str, Callable[[object], bool]]]:
     """The checks of an edition's observations: right after newGame (the deck counts are read once,
     then) and after every move."""
     first_only = frozenset(table.deck_counts)
@@ -65,14 +65,12 @@ def schemas(table: Table = TABLE) -> tuple[dict[str, Callable[[Any], bool]], dic
             {o.name: _check(o.shape) for o in table.observations if o.name not in first_only})
 
 
-FIRST_STEP_ONLY = frozenset(TABLE.deck_counts)
-FIRST_STEP, EVERY_STEP = schemas()
 
 
 SHOWN_NAMES = 8  # of the fields that differ, the message names at most this many
 
 
-def _names(keys: set[Any]) -> str:
+def _names(keys: set[object]) -> str:
     """The fields that differ, for the message: the worker's keys are the student's (any number of them,
     any length; JSON makes them strings, but nothing here depends on it)."""
     shown = sorted(keys, key=repr)
@@ -81,7 +79,7 @@ def _names(keys: set[Any]) -> str:
     return f"[{text}{more}]"
 
 
-def valid_observation(obs: Any, first: bool = False, table: Table = TABLE) -> str | None:
+def valid_observation(obs: object, table: Table, first: bool = False) -> str | None:
     """None if ``obs`` has exactly the expected shape, else what is wrong."""
     if not isinstance(obs, dict):
         return "an observation is not an object"

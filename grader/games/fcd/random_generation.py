@@ -9,7 +9,7 @@ fresh ones, for the team.
 Hypothesis's derandomized generation is not a function of its arguments alone:
 the same call made in a process that has already graded a submission made other
 full-deck games than in a fresh interpreter.  So the grading profile's games are
-made in a fresh interpreter (``python -m grader.games.fcd18s2.random_generation
+made in a fresh interpreter (``python -m grader.games.fcd.random_generation
 FAMILY COUNT EDITION``, ``in_fresh_process``): the same games on every machine,
 whatever ran before, and so the same marks.
 """
@@ -23,21 +23,31 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
+from hypothesis.database import ExampleDatabase
 from hypothesis.errors import HypothesisWarning, NoSuchExample
 
-from grader.games.fcd18s2.edition import FCD18, Edition
-from grader.games.fcd18s2.random_games import Family, RandomGame
+from grader.games.fcd.edition import Edition, G, LegalMove, ReferenceGame, WrittenMove
+from grader.games.fcd.random_families import FAMILIES, Family, RandomGame
 from reference import Deck, Value, traditional_deck
 
 # Card pools that make the interesting rules come up often.
 SPECIAL_VALUES = (Value.DRAW_TWO, Value.A, Value.D, Value.ZERO)
 
 
-PROFILES = {
+class Profile(TypedDict, total=False):
+    """The ``settings`` a profile gives Hypothesis."""
+
+    derandomize: bool
+    database: ExampleDatabase | None
+    deadline: None
+    print_blob: bool
+
+
+PROFILES: dict[str, Profile] = {
     "grading": dict(derandomize=True, database=None, deadline=None, print_blob=False),
     "explore": dict(derandomize=False, database=None, deadline=None),
 }
@@ -57,18 +67,18 @@ def decks(family: Family) -> st.SearchStrategy[Deck]:
     return st.lists(card, min_size=family.min_cards, max_size=family.max_cards).map(Deck.from_keys)
 
 
-def _spec(move: Any, edition: Edition = FCD18) -> Any:
+def _spec(move: LegalMove, edition: Edition[G]) -> WrittenMove:
     """The move as written (what its card looks like, not which card it is)."""
     return edition.parse_move(str(move))
 
 
 @st.composite
-def games(draw: Any, family: Family, edition: Edition = FCD18) -> RandomGame:
+def games(draw: st.DrawFn, family: Family, edition: Edition[G]) -> RandomGame:
     """A deck and a sequence of moves the reference says are legal."""
     deck = draw(decks(family))
     game = edition.new_game(deck)
     length = draw(st.integers(1, family.max_moves))
-    moves: list[Any] = []
+    moves: list[WrittenMove] = []
     for _ in range(length):
         legal = game.legal_moves()
         if not legal:
@@ -87,7 +97,7 @@ def games(draw: Any, family: Family, edition: Edition = FCD18) -> RandomGame:
 
 
 
-def generate(family: Family, count: int, profile: str = "grading", edition: Edition = FCD18) -> list[RandomGame]:
+def generate(family: Family, count: int, edition: Edition[G], profile: str = "grading") -> list[RandomGame]:
     """The first ``count`` games Hypothesis generates for ``family``, in order."""
     found: list[RandomGame] = []
 
@@ -106,12 +116,12 @@ def generate(family: Family, count: int, profile: str = "grading", edition: Edit
     return found
 
 
-def in_fresh_process(family: Family, count: int, edition: Edition = FCD18) -> list[list[Any]]:
+def in_fresh_process(family: Family, count: int, edition: Edition[G]) -> list[list[Any]]:
     """The grading profile's games of ``family``, made by a fresh interpreter (see above), as
     ``[deck, [move, ...]]`` in the notation."""
     root = str(Path(__file__).resolve().parents[3])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    done = subprocess.run([sys.executable, "-m", "grader.games.fcd18s2.random_generation", family.name, str(count),
+    done = subprocess.run([sys.executable, "-m", "grader.games.fcd.random_generation", family.name, str(count),
                            edition.name], capture_output=True, text=True, env=env, timeout=1800, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"making the random games of {family.name} failed: {done.stderr[-2000:]}")
@@ -119,18 +129,16 @@ def in_fresh_process(family: Family, count: int, edition: Edition = FCD18) -> li
     return games
 
 
-def _edition(name: str) -> Edition:
+def _edition(name: str) -> Edition[ReferenceGame]:
     """The edition of that name, from its game package's ``edition`` module."""
     module = importlib.import_module(f"grader.games.{name}.edition")
     return next(v for v in vars(module).values() if isinstance(v, Edition) and v.name == name)
 
 
 def main(argv: list[str]) -> int:
-    from grader.games.fcd18s2.random_games import FAMILIES  # noqa: PLC0415
-
     family_name, count, edition_name = argv
     family = next(f for f in FAMILIES if f.name == family_name)
-    found = generate(family, int(count), "grading", _edition(edition_name))
+    found = generate(family, int(count), _edition(edition_name), "grading")
     print(json.dumps([[str(g.deck), [str(m) for m in g.moves]] for g in found]))
     return 0
 

@@ -19,7 +19,7 @@ else keeps the original deck.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping, cast
 
 from reference import Deck
 
@@ -27,6 +27,7 @@ from reference import Deck
 PLAIN_VALUES = (1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15)
 DISTINCT = len(PLAIN_VALUES) * 5 * 5  # distinct plain cards: decks up to this size are probed card by card
 DEAL_OBSERVATIONS = ("hands", "top_discard", "deck_pile")  # what the probe reads
+Place = tuple[str] | tuple[str, int]  # ("hand", p), ("discard",), ("draw", k)
 
 
 def probe_deck(size: int) -> Deck:
@@ -35,14 +36,14 @@ def probe_deck(size: int) -> Deck:
     return Deck.from_keys(keys[min(i, DISTINCT - 1)] for i in range(size))
 
 
-def places(obs: Mapping[str, Any], size: int) -> dict[int, tuple[Any, ...]] | None:
+def places(obs: Mapping[str, object], size: int) -> dict[int, Place] | None:
     """Where each card of the probe deck went, by deck position: ("hand", p), ("discard",), ("draw", k) for
     the k-th card of the draw pile as read; None when the observation cannot say (a card seen twice, a card
     the probe deck does not hold, a value that is not a card)."""
     position = {key: i for i, key in enumerate(probe_deck(size).keys[:DISTINCT])}
-    out: dict[int, tuple[Any, ...]] = {}
+    out: dict[int, Place] = {}
 
-    def put(card: Any, place: tuple[Any, ...]) -> bool:
+    def put(card: object, place: Place) -> bool:
         if not (isinstance(card, list) and len(card) >= 3 and all(isinstance(x, int) for x in card[:3])):
             return False
         i = position.get(tuple(card[:3]))
@@ -66,14 +67,14 @@ def places(obs: Mapping[str, Any], size: int) -> dict[int, tuple[Any, ...]] | No
     return out
 
 
-def rearrangement(reference: Mapping[int, tuple[Any, ...]], submission: Mapping[int, tuple[Any, ...]],
+def rearrangement(reference: Mapping[int, Place], submission: Mapping[int, Place],
                   size: int) -> list[int] | None:
     """``order``, with ``order[r]`` the position the submission must find the card the reference has at
     position ``r``, so each place (a hand, the first discard, the k-th draw) gets the reference's cards;
     the positions no probe place names keep their order.  None: the same deal (nothing to rearrange), or
     one no rearrangement can match (a place holds another number of cards)."""
-    by_place_ref: dict[tuple[Any, ...], list[int]] = defaultdict(list)
-    by_place_sub: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    by_place_ref: dict[Place, list[int]] = defaultdict(list)
+    by_place_sub: dict[Place, list[int]] = defaultdict(list)
     for i, place in reference.items():
         by_place_ref[place].append(i)
     for i, place in submission.items():
@@ -99,7 +100,7 @@ def rearrangement(reference: Mapping[int, tuple[Any, ...]], submission: Mapping[
 def rearranged(deck: Deck, order: Iterable[int]) -> Deck:
     """``deck`` with the card at position ``r`` moved to ``order[r]``."""
     keys = deck.keys
-    out: list[Any] = [None] * len(keys)
+    out: list[tuple[int, int, int] | None] = [None] * len(keys)
     for r, s in enumerate(order):
         out[s] = keys[r]
-    return Deck.from_keys(out)
+    return Deck.from_keys(cast("list[tuple[int, int, int]]", out))  # every position set: ``order`` is a permutation

@@ -1,9 +1,9 @@
 """Final Card-Down's library: load a built submission and drive it (on ``grader.core.native``).
 
 The cffi declarations are read from the very headers students include
-(``include/Card.h`` and ``Game.h``: ``native.Api``), so the two can never
-drift.  ``CLibrary`` checks all 31 API
-symbols at load time and reports every missing one at once; a library with
+(an edition's ``native.Api``), so the two can never
+drift.  ``CLibrary`` checks every API
+symbol at load time and reports every missing one at once; a library with
 missing functions still loads, and ``CGame`` simply lacks those methods (the
 tests that need them fail, the others run).
 
@@ -17,53 +17,27 @@ import mmap
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 from grader.core.native import Api, cached_function_type, declarations, load_symbols, snake
 
 if TYPE_CHECKING:
     import cffi
 
-INCLUDE_DIR = Path(__file__).resolve().parent / "include"
-HEADERS = ("Card.h", "Game.h")  # the API: the cffi declarations are read from these
-COURSE_HEADERS = HEADERS + ("player.h",)  # every header the course gave students: a submission may include any
+    from grader.games.fcd.observe import MadeMove
 
-
-API = Api(INCLUDE_DIR, HEADERS)  # the 2018 interface
-API_FUNCTIONS = API.functions  # 31 functions: Card.h's, then Game.h's
-
-
-def header_text(name: str) -> str:
-    return API.header_text(name)
-
-
-def header_constants() -> dict[str, int]:
-    return API.header_constants()
-
-
-def cdef_source() -> str:
-    return API.cdef_source()
-
-
-def ffi() -> cffi.FFI:
-    return API.ffi()
-
-
-def function_types() -> dict[str, Any]:
-    return API.function_types()
-
-
-def warm_up(api: Api = API) -> None:
+def warm_up(api: Api, *, native_observer: bool) -> None:
     """Build, once, what every fork child would otherwise build again: the call
     interfaces of the API's functions (cffi makes them on first use) and the game
     class of a complete submission.  Called in the fork server before any fork;
-    no student code is involved."""
+    no student code is involved.  ``native_observer``: the edition has a C observer, whose entry is
+    looked up too."""
     f = api.ffi()
     api.function_types()
     for ctype in ("value[]", "color[]", "suit[]", "playerMove *", "uintptr_t", "Card"):
         f.typeof(ctype)  # the type strings the adapter uses, parsed once here
     _game_class(api, frozenset(api.functions))
-    if api is API:
+    if native_observer:
         observer_entry_type()
         for ctype in ("void *[]", "int32_t[]", "int64_t *", "int32_t *", "void *"):
             observer_ffi().typeof(ctype)
@@ -77,13 +51,13 @@ class CCard:
     color: int
     suit: int
     ident: int
-    ptr: Any
+    ptr: Any  # the cffi ``Card`` pointer
 
 
 class CLibrary:
     """A loaded submission: which functions it has, and games made with it."""
 
-    def __init__(self, path: str | Path, api: Api = API) -> None:
+    def __init__(self, path: str | Path, api: Api) -> None:
         self.api = api
         self.lib, self.functions, self.missing = load_symbols(path, api)
         self._game_class = _game_class(api, frozenset(self.functions))
@@ -92,7 +66,7 @@ class CLibrary:
         return name in self.functions
 
     def play_packed(self, observer: str, deck: Sequence[Sequence[int]], moves: Sequence[Sequence[int]],
-                    depths: Sequence[Sequence[int]], call_slot: Any, capacity: int,
+                    depths: Sequence[Sequence[int]], call_slot: memoryview, capacity: int,
                     destroy: bool) -> tuple[int, int, bytes]:
         """A whole game played and observed by the C observer at ``observer`` (``c_observer``), in one
         call: (how it ended, the move it stopped at, the packed observations).  ``call_slot``: the
@@ -100,7 +74,7 @@ class CLibrary:
         f = observer_ffi()
         native = f._backend.load_library(observer, 0)  # kept while its function is called: no dlclose
         entry = native.load_function(observer_entry_type(), "fcd_play_packed")
-        api = f.new("void *[]", [f.cast("void *", self.functions[name]) for name in API_FUNCTIONS])
+        api = f.new("void *[]", [f.cast("void *", self.functions[name]) for name in self.api.functions])
         flat = lambda rows: f.new("int32_t[]", [x for row in rows for x in row])  # noqa: E731
         # Pages of their own, touched only as written: malloc would fill the whole area at once under the
         # worker's deterministic malloc (glibc's perturb), 32 MiB for every game.
@@ -130,13 +104,21 @@ class CLibrary:
 class CGame:
     """A game inside the student's library, with the reference engine's method names."""
 
-    def __init__(self, library: CLibrary, handle: Any) -> None:
+    def __init__(self, library: CLibrary, handle: Any) -> None:  # handle: the cffi ``Game`` pointer
         self._lib = library
         self._fn = library.functions
         self._ffi = library.api.ffi()
         self._handle = handle
 
-    def card(self, ptr: Any) -> CCard | None:
+    if TYPE_CHECKING:  # made at load time, for the functions the library has (``_game_class``); a game's player
+        # checks these three are there before it plays (``play.play_game``)
+        def hand_card(self, index: int) -> CCard | None: ...
+
+        def is_valid_move(self, move: MadeMove) -> bool: ...
+
+        def play_move(self, move: MadeMove) -> None: ...
+
+    def card(self, ptr: Any) -> CCard | None:  # ptr: a cffi ``Card`` pointer
         f = self._ffi
         if ptr == f.NULL:
             return None
@@ -144,11 +126,12 @@ class CGame:
         return CCard(int(fn["cardValue"](ptr)), int(fn["cardColor"](ptr)), int(fn["cardSuit"](ptr)),
                      int(f.cast("uintptr_t", ptr)), ptr)
 
-    def c_move(self, move: Any) -> Any:
+    def c_move(self, move: MadeMove) -> Any:
+        """The ``playerMove`` struct (by value, a cffi object) of a move holding this library's cards."""
         m = self._ffi.new("playerMove *")
         m.action = int(move.action)
         m.nextColor = int(move.next_color) if move.next_color is not None else 0
-        m.card = move.card.ptr if move.card is not None else self._ffi.NULL
+        m.card = cast(CCard, move.card).ptr if move.card is not None else self._ffi.NULL
         return m[0]
 
 
@@ -163,7 +146,7 @@ class CMove:
 
 @cache
 def observer_ffi() -> cffi.FFI:
-    """The C observer's one entry point (``grader.games.fcd18s2.c_observer``)."""
+    """The C observer's one entry point (the 2018 edition's ``c_observer``)."""
     return declarations("int fcd_play_packed(void *const *api, int32_t deck_n, const int32_t *deck, int32_t n_moves, "
                         "const int32_t *moves, const int32_t *depths, int32_t *call_slot, int32_t *packed, "
                         "int64_t packed_cap, int64_t *packed_len, int32_t *stopped, int destroy);")
@@ -189,11 +172,11 @@ def _card_method(cname: str) -> Callable[..., CCard | None]:
     return method
 
 
-def _is_valid_move(self: CGame, move: Any) -> bool:
+def _is_valid_move(self: CGame, move: MadeMove) -> bool:
     return bool(self._fn["isValidMove"](self._handle, self.c_move(move)))
 
 
-def _play_move(self: CGame, move: Any) -> None:
+def _play_move(self: CGame, move: MadeMove) -> None:
     self._fn["playMove"](self._handle, self.c_move(move))
 
 
@@ -208,8 +191,8 @@ def _past_move(self: CGame, turn: int, index: int) -> CMove:
 
 # The game functions wrapped by hand; every other query on a Game is wrapped by what it returns
 # (an int or an enum, or a Card), read from its declaration.  getCurrentColor returns int (A38).
-_OTHER = {"isValidMove": _is_valid_move, "playMove": _play_move, "destroyGame": _destroy_game,
-          "pastMove": _past_move}
+_OTHER: dict[str, Callable[..., object]] = {"isValidMove": _is_valid_move, "playMove": _play_move,
+                                            "destroyGame": _destroy_game, "pastMove": _past_move}
 
 
 def _queries(api: Api) -> tuple[dict[str, int], tuple[str, ...]]:
@@ -232,7 +215,7 @@ def _queries(api: Api) -> tuple[dict[str, int], tuple[str, ...]]:
 @cache
 def _game_class(api: Api, available: frozenset[str]) -> type[CGame]:
     """A CGame subclass with exactly the methods whose C functions exist."""
-    methods: dict[str, Any] = {}
+    methods: dict[str, Callable[..., object]] = {}
     card_getters = all(n in available for n in ("cardValue", "cardColor", "cardSuit"))
     int_queries, card_queries = _queries(api)
     for cname, nargs in int_queries.items():

@@ -7,15 +7,15 @@ rulings that leave that point open, if any.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, cast
 
-from grader.games.fcd18s2.compare import Comparison
-from grader.games.fcd18s2.edition import FCD18, Edition
-from grader.games.fcd18s2.reference_trace import play
-from reference import Deck, MoveSpec
+from grader.games.fcd.compare import Comparison
+from grader.games.fcd.edition import Edition, G, WrittenMove
+from grader.games.fcd.reference_trace import play
+from reference import Deck
 
 
-def moves_by_turn(deck: Deck, moves: Sequence[MoveSpec], upto: int, edition: Edition = FCD18) -> str:
+def moves_by_turn(deck: Deck, moves: Sequence[WrittenMove], upto: int, edition: Edition[G]) -> str:
     """``turn 0, player 0: 2RH end | turn 1, player 1: draw end`` for the first ``upto`` moves."""
     if upto == 0:
         return "(none: straight after newGame)"
@@ -35,8 +35,8 @@ def moves_by_turn(deck: Deck, moves: Sequence[MoveSpec], upto: int, edition: Edi
     return "\n    ".join(parts)
 
 
-def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpec], cmp: Comparison,
-            edition: Edition = FCD18) -> str:
+def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[WrittenMove], cmp: Comparison,
+            edition: Edition[G]) -> str:
     """The failure message for a wrong result.  ``says`` empty: cite the rule of the observation."""
     step = cmp.divergence.step if cmp.divergence else cmp.compared_steps
     if not says:
@@ -60,7 +60,9 @@ def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[MoveSpe
     differs = cmp.divergence.field if cmp.divergence else None
     for rid in rules:
         r = edition.rulings.get(rid)
-        if r is not None and r.touches(differs):  # only where the open question touches what differed
+        # only where the open question touches what differed (None, an identity problem: a ruling that leaves
+        # every observation open touches it)
+        if r is not None and r.touches(cast(str, differs)):
             lines.append(f"Note: {rid} is a ruling where the rules are silent; the grader accepts: "
                          + "; ".join(r.readings))
     return "\n".join(lines)

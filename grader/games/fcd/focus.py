@@ -1,7 +1,7 @@
 """A test's focus: the observations its verdict rests on.  One bug, one deduction.
 
 A scenario checks its own rule clauses, so its verdict rests on the
-observations those clauses govern (``grader.games.fcd18s2.observations``), in the states
+observations those clauses govern (``grader.games.fcd.observations``), in the states
 where they govern them (``SCOPES``: R7 decides whether END_TURN is valid only
 while a penalty is owed).  Right after newGame only the clauses that fix the
 state at the start count (a matching test does not judge the deal); after a
@@ -19,9 +19,13 @@ so a bug is charged once, by the tests of its own rule.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence, cast
 
-from grader.games.fcd18s2.observations import TABLE, Table
+from grader.games.fcd.observations import Answered, Judged, Table
+
+if TYPE_CHECKING:
+    from grader.core.gamespec import Scenario as CoreScenario
+    from grader.games.fcd.observe import Obs
 
 # How the scenario format's expectation keys name observations.
 _EXPECT_KEYS = {"deck_top": "deck_pile", "discard_top": "discard_pile"}
@@ -38,10 +42,10 @@ def validity_field(label: str) -> str:
     return _VALIDITY_OF_WORD.get(label.lower(), "valid_play")
 
 
-def expected_observations(key: str, value: Any) -> set[str]:
-    """The observations one expectation entry (``key = value``) names."""
+def expected_observations(key: str, value: object) -> set[str]:
+    """The observations one expectation entry (``key = value``) names (``valid``, ``invalid``: a list of moves)."""
     if key in ("valid", "invalid"):
-        return {validity_field(label) for label in value}
+        return {validity_field(label) for label in cast("list[str]", value)}
     return {_EXPECT_KEYS.get(key, key)}
 
 
@@ -51,10 +55,10 @@ class Focus:
 
     at_start: dict[str, tuple[str, ...]]  # judged right after newGame
     on_moves: dict[str, tuple[str, ...]]  # judged after each move
-    scopes: Mapping[tuple[str, str], Callable[[dict[str, Any]], bool]] = field(default_factory=dict)  # the table's
-    answer_scopes: Mapping[tuple[str, str], Callable[[dict[str, Any], str], bool]] = field(default_factory=dict)
+    scopes: Mapping[tuple[str, str], Judged] = field(default_factory=dict)  # the table's
+    answer_scopes: Mapping[tuple[str, str], Answered] = field(default_factory=dict)
 
-    def covers(self, name: str, step: int, obs: dict[str, Any] | None = None, label: str = "") -> bool:
+    def covers(self, name: str, step: int, obs: Obs | None = None, label: str = "") -> bool:
         """Is ``name`` judged at ``step``?  ``obs``: the reference's observation there, for clauses that
         govern it only in some states (``SCOPES``); ``label``: for an answer of a battery, the move it
         answers, for clauses that govern only some moves (``Table.answer_scopes``)."""
@@ -76,15 +80,14 @@ class Focus:
                      {n: c for n, c in self.on_moves.items() if n not in out}, self.scopes, self.answer_scopes)
 
 
-def everything(table: Table = TABLE) -> Focus:
+def everything(table: Table) -> Focus:
     """The focus of a test that judges every observation (a random game)."""
     return Focus({n: ("*",) for n in table.by_name}, {n: ("*",) for n in table.by_name})
 
 
-EVERYTHING = everything()
 
 
-def focus_of(rules: Iterable[str], table: Table = TABLE) -> Focus:
+def focus_of(rules: Iterable[str], table: Table) -> Focus:
     """The focus of a test checking ``rules``."""
     rules = tuple(rules)
     start: dict[str, tuple[str, ...]] = {}
@@ -97,21 +100,45 @@ def focus_of(rules: Iterable[str], table: Table = TABLE) -> Focus:
     return Focus(start, moves, table.scopes, table.answer_scopes)
 
 
-def expected_names(expectations: Sequence[Any]) -> set[tuple[int, str]]:
+class Expected(Protocol):
+    """A scenario's hand-worked expectation (``scenarios.Expectation``): after which move, which values."""
+
+    @property
+    def after(self) -> int: ...
+
+    @property
+    def values(self) -> Mapping[str, object]: ...
+
+
+class Owning(Protocol):
+    """A scenario as ``owners`` reads it (``scenarios.Scenario``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def rules(self) -> tuple[str, ...]: ...
+
+    @property
+    def expectations(self) -> Sequence[Expected]: ...
+
+
+def expected_names(expectations: Sequence[Expected]) -> set[tuple[int, str]]:
     """``(step, observation)`` for every observation the hand-worked expectations name."""
     return {(e.after, name) for e in expectations for k, v in e.values.items()
             for name in expected_observations(k, v)}
 
 
-def owners(scenarios: Sequence[Any], table: Table = TABLE) -> dict[tuple[str, bool], str]:
-    """``(observation, after_moves) -> test id``: the test a difference outside a focus points to.
+def owners(scenarios: Sequence[CoreScenario], table: Table) -> dict[tuple[str, bool], str]:
+    """``(observation, after_moves) -> test id``: the test a difference outside a focus points to.  ``scenarios``:
+    the edition's (``scenarios.Scenario``, with their expectations), as the core hands them back.
 
     The owner is a scenario that judges the observation in that phase (right after newGame, or
     after moves), preferably one whose expectations name it, with the fewest rule clauses: the
     most specific test of it.
     """
     found: dict[tuple[str, bool], tuple[tuple[int, int, int], str]] = {}
-    for order, s in enumerate(scenarios):
+    for order, s in enumerate(cast("Sequence[Owning]", scenarios)):
         f = focus_of(s.rules, table)
         named = {(n, step > 0) for step, n in expected_names(s.expectations)}
         for phase, names in ((False, f.at_start), (True, f.on_moves)):

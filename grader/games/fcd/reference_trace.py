@@ -9,12 +9,13 @@ import base64
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, Sequence, cast
 
 from grader.core.cache import cached, key_of, source_version
-from grader.games.fcd18s2.edition import FCD18, Edition
-from grader.games.fcd18s2.packed import pack_trace
-from reference import Deck, MoveSpec
+from grader.games.fcd.edition import Edition, G, WrittenMove
+from grader.games.fcd.observe import Obs
+from grader.games.fcd.packed import pack_trace
+from reference import Deck
 from reference.rulings import Leniency
 
 
@@ -22,7 +23,7 @@ from reference.rulings import Leniency
 class Step:
     """The reference's observation after a move (step 0: after newGame)."""
 
-    obs: dict[str, Any]
+    obs: Obs
     lenient: Leniency
     depths: tuple[int, int]  # how deep the piles were read (the worker reads as deep)
 
@@ -31,8 +32,13 @@ class ScenarioMoveError(ValueError):
     """A scenario move that the reference rejects: a bug in our scenario data."""
 
 
-def play(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], upto: int | None = None,
-         edition: Edition = FCD18) -> Any:
+class EagerRecycling(Protocol):
+    """A reference game that can take A22's other reading (2018's ``Game``: ``Edition.eager_recycling_reading``)."""
+
+    eager_recycling: bool
+
+
+def play(deck: Deck, moves: Sequence[WrittenMove], upto: int | None, edition: Edition[G]) -> G:
     """The reference game after the first ``upto`` moves."""
     game = edition.new_game(deck)
     for i, spec in enumerate(moves[:upto]):
@@ -44,8 +50,8 @@ def play(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], upto: int | N
 
 
 def reference_trace(
-    deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], strict: frozenset[str] = frozenset(),
-    *, full_piles: bool = False, edition: Edition = FCD18,
+    deck: Deck, moves: Sequence[WrittenMove], strict: frozenset[str] = frozenset(),
+    *, edition: Edition[G], full_piles: bool = False,
 ) -> list[Step]:
     """The observation after newGame and after each move, with what is lenient in each.
 
@@ -69,22 +75,22 @@ def reference_trace(
 
 
 @functools.cache
-def trace_version(edition: Edition = FCD18) -> str:
+def trace_version(edition: Edition[G]) -> str:
     """The version of everything a reference trace follows from: the rules and this game's grader code."""
     here = Path(__file__).resolve().parent
-    folders = [Path(package.__file__).resolve().parent for package in edition.sources]
+    folders = edition.sources
     return source_version([*(f for folder in folders for f in folder.glob("*.py")), *here.glob("*.py")])
 
 
-def cached_reference_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec],
-                           strict: frozenset[str] = frozenset(), edition: Edition = FCD18) -> list[Step]:
+def cached_reference_trace(deck: Deck, moves: Sequence[WrittenMove],
+                           strict: frozenset[str], edition: Edition[G]) -> list[Step]:
     """``reference_trace``, computed once per version for every submission (``grader.core.cache``)."""
     key = key_of(trace_version(edition), edition.name, str(deck), [str(m) for m in moves], sorted(strict))
     return cached("traces", key, lambda: reference_trace(deck, moves, strict, edition=edition), encode_trace,
                   decode_trace)
 
 
-def encode_trace(steps: list[Step]) -> list[Any]:
+def encode_trace(steps: list[Step]) -> list[list[object]]:
     return [[s.obs, s.lenient.fields, [[list(k), list(v)] for k, v in s.lenient.play_cards.items()],
              None if s.lenient.winner_accepts is None else sorted(s.lenient.winner_accepts), list(s.depths),
              list(s.lenient.all_but),
@@ -92,7 +98,7 @@ def encode_trace(steps: list[Step]) -> list[Any]:
             for s in steps]
 
 
-def decode_trace(data: list[Any]) -> list[Step]:
+def decode_trace(data: list[list[Any]]) -> list[Step]:  # the JSON ``encode_trace`` wrote (a bad one raises)
     return [Step(obs, Leniency({k: tuple(v) for k, v in fields.items()}, {tuple(k): tuple(v) for k, v in play},
                                None if winner is None else frozenset(winner), tuple(all_but),
                                {name: {p: tuple(d) for p, d in players} for name, players in offsets.items()}),
@@ -108,27 +114,27 @@ class PackedTrace:
     data: bytes
 
 
-def cached_packed_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec]) -> PackedTrace:
+def cached_packed_trace(deck: Deck, moves: Sequence[WrittenMove], edition: Edition[G]) -> PackedTrace:
     """The packed form of the reference's observations (they do not depend on what is strict)."""
     def compute() -> PackedTrace:
-        steps = cached_reference_trace(deck, moves)
-        return PackedTrace(tuple(s.depths for s in steps), pack_trace(s.obs for s in steps))
+        steps = cached_reference_trace(deck, moves, frozenset(), edition)
+        return PackedTrace(tuple(s.depths for s in steps), pack_trace((s.obs for s in steps), edition.table))
 
-    key = key_of(trace_version(), str(deck), [str(m) for m in moves])
+    key = key_of(trace_version(edition), str(deck), [str(m) for m in moves])
     return cached("packed", key, compute,
                   lambda t: {"depths": [list(d) for d in t.depths], "data": base64.b64encode(t.data).decode()},
                   lambda d: PackedTrace(tuple((a, b) for a, b in d["depths"]), base64.b64decode(d["data"])))
 
 
-def eager_recycling_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], lazy: list[Step],
-                          strict: frozenset[str] = frozenset(), edition: Edition = FCD18) -> list[Step] | None:
+def eager_recycling_trace(deck: Deck, moves: Sequence[WrittenMove], lazy: list[Step],
+                          strict: frozenset[str], edition: Edition[G]) -> list[Step] | None:
     """The reference's game under A22's other reading (recycle as soon as the draw pile empties), observed
     at the depths the worker reads (``lazy``'s), as far as its hands can make the moves; None where the
     edition has no such reading or the reading changes nothing in this game."""
-    if edition is not FCD18:
+    if not edition.eager_recycling_reading:
         return None
     game = edition.new_game(deck)
-    game.eager_recycling = True
+    cast(EagerRecycling, game).eager_recycling = True
     observer = edition.observer(game, len(deck), ident=id)
     first = observer.observe(lazy[0].depths)
     first.update(observer.deck_counts())
@@ -144,9 +150,8 @@ def eager_recycling_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpe
     return steps if recycled else None
 
 
-def cached_eager_recycling_trace(deck: Deck, moves: tuple[MoveSpec, ...] | list[MoveSpec], lazy: list[Step],
-                                 strict: frozenset[str] = frozenset(),
-                                 edition: Edition = FCD18) -> list[Step] | None:
+def cached_eager_recycling_trace(deck: Deck, moves: Sequence[WrittenMove], lazy: list[Step],
+                                 strict: frozenset[str], edition: Edition[G]) -> list[Step] | None:
     """``eager_recycling_trace``, once per version (``grader.core.cache``)."""
     key = key_of(trace_version(edition), edition.name, "A22 eager", str(deck), [str(m) for m in moves],
                  sorted(strict))

@@ -1,0 +1,223 @@
+"""Standalone C programs that replay a game and check it, for a student's own debugger.
+
+``c_program`` turns a deck and moves (a scenario, or a random game cut after
+its first difference) into one C file: it builds the deck arrays, calls
+newGame, makes each move (finding the card in the current hand by value,
+colour and suit), and after every move makes the very calls the grader made,
+in the same order (``see()`` mirrors ``grader.games.fcd.observe.Observer``), so a crash
+happens in the same call, which it names.  It then checks what the test
+judged: the observations of the test's focus that the rules fix (lenient ones
+are left out), stopping at the first difference with a message that names the
+rule.  It compiles against the course headers and the student's own sources:
+
+    gcc -std=gnu11 -g -I. -o repro repro_x.c Game.c Card.c && ./repro
+
+What is an edition's own (its ``see()`` and checks, its C names, its reference
+and loaders) is a ``ReproDialect``: ``FCD18`` here, 2017's in
+``grader.games.fcd17s2.repro``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence, cast
+
+from grader.core.native import c_string
+from grader.core.results import SubmissionResult
+from grader.core.sandbox import DETERMINISTIC_MALLOC
+from grader.games.fcd.c_emit import move_declaration
+from grader.games.fcd.edition import WrittenMove
+from grader.games.fcd.focus import Focus
+from grader.games.fcd.observe import Obs
+from grader.games.fcd.reference_trace import Step
+from grader.games.fcd.scenarios import Scenario
+from reference import Deck
+from reference.cards import COLOR_LETTERS, SUIT_LETTERS
+from reference.rulings import Leniency
+
+
+def deck_count_checks(probes: Sequence[tuple[str, str, str, int]], obs: Obs, judged: set[str]) -> list[str]:
+    """The deck counts (``observe.DECK_COUNT_PROBES`` of an edition) judged after newGame: called and checked."""
+    lines = []
+    for name, call, _m, n in probes:
+        if name in judged and name in obs:
+            if n == 0:
+                lines.append(f'CALLING("{call}()"); checkInt("{call}()", {obs[name]}, {call}(game));')
+            else:
+                for i in range(n):
+                    lines.append(f'CALLING("{call}({i})"); checkInt("{call}({i})", {cast("list[int]", obs[name])[i]}, '
+                                 f"{call}(game, {i}));")
+    return lines
+
+
+def answer_checks(name: str, labels: str, answers: dict[str, bool], lenient: Leniency,
+                  judges: Callable[[str, str], bool] | None = None) -> list[str]:
+    """Checks of isValidMove for every card the grader tried (``valid_play``, ``valid_foreign``): those the
+    program tried too (``seen.<labels>Label``), lenient ones and those ``judges(name, label)`` refuses left out."""
+    lines = []
+    for label, valid in answers.items():
+        if judges is not None and not judges(name, label):
+            continue
+        key = (int(label[0], 16), COLOR_LETTERS.index(label[1]), SUIT_LETTERS.index(label[2]))
+        if name == "valid_play" and lenient.play_is_lenient(key):
+            continue
+        if name == "valid_foreign" and lenient.field_is_lenient(name):
+            continue
+        lines.append(f'{{ int v = validityOf(seen.{labels.lower()}Label, seen.{labels.lower()}Valid, '
+                     f'seen.{labels.lower()}s, "{label}"); if (v >= 0) checkBool("isValidMove(PLAY_CARD '
+                     f'{label})", {int(valid)}, v); }}')
+    return lines
+
+
+def make_move(spec: WrittenMove, declaration: Callable[[WrittenMove], str] = move_declaration) -> str:
+    """Make one move; a card the current player does not hold ends the program with a message."""
+    return (f"{{ {declaration(spec)} if (m.action == PLAY_CARD && m.card == NULL) {{ noSuchCard(); }} "
+            f"playMove(game, m); }}")
+
+
+@dataclass(frozen=True)
+class ReproDialect:
+    """What a repro program of one edition is made of; the rest (``c_program``, ``write_repros``) is shared.
+
+    ``prelude(cap, skipped)``: the C helpers, with ``see(game, deckDepth, discardDepth, skipped)`` making the
+    edition's observer's calls; ``checks(k, step, judged, judges)``: the C checks of what the test judged at
+    step k (``judges(name, label)``: whether the test judges that answer of a battery there);
+    ``move``, ``deck_arrays``: the edition's C of a move and of the deck; ``trace(deck, moves)``: the
+    reference's steps; ``validity``: the observations judged at every step of their clauses; the loaders
+    (called when writing files): ``scenarios()``, ``focus(rules)``, ``include()`` (the headers' folder and
+    names), ``parse_moves``; ``everything``: the focus of a random game.
+    """
+
+    prelude: Callable[[int, Sequence[str]], str]
+    checks: Callable[[int, Step, set[str], Callable[[str, str], bool]], list[str]]
+    move: Callable[[WrittenMove], str]
+    deck_arrays: Callable[[Sequence[Sequence[int]]], list[str]]
+    trace: Callable[[Deck, Sequence[WrittenMove]], list[Step]]
+    validity: frozenset[str]
+    hand_cap: int
+    scenarios: Callable[[], Sequence[Scenario]]
+    focus: Callable[[Sequence[str]], Focus]
+    include: Callable[[], tuple[Path, Sequence[str]]]
+    parse_moves: Callable[[str], Sequence[WrittenMove]]
+    everything: Focus  # the focus of a random game
+
+
+# Same bytes as in the grader: its worker's malloc fills new memory with 0xa5 bytes and freed memory with
+# 0x5a (``grader.core.sandbox.DETERMINISTIC_MALLOC``); a repro program runs itself again that way, so
+# code that reads memory it never wrote, or freed, does here what it did there.
+SAME_MALLOC = r"""
+/* The grader runs your code with a malloc that fills new memory with 0xa5 bytes and freed memory with
+ * 0x5a bytes, so that every run is the same (and memory never set reads as nonsense, not as 0).
+ * This program runs itself again with those settings, so that reading memory that was never
+ * written, or was freed, does here what it did there. */
+static void sameMallocAsTheGrader(char **argv) {
+    const char *preload = getenv("LD_PRELOAD");
+    if (getenv("GLIBC_TUNABLES") == NULL && (preload == NULL || strstr(preload, "valgrind") == NULL)) {
+        setenv("GLIBC_TUNABLES", "@SETTINGS@", 1);
+        execv("/proc/self/exe", argv);  /* if that fails, go on as we are */
+    }
+}
+"""
+
+
+def c_program(title: str, says: str, rules: Sequence[str], deck: Deck, moves: Sequence[WrittenMove],
+              *, steps: list[Step] | None = None, checks: bool = True, compile_hint: str = "",
+              focus: Focus | None = None, skipped: Sequence[str] = (), fails_on: str = "",
+              dialect: ReproDialect) -> str:
+    """The whole C file for one game.
+
+    After each move it makes every call the grader made (``skipped`` probes left
+    out, as the grader left them out), then checks the observations this test
+    judged there: those of its ``focus`` (default: every observation) that it has judged since newGame (an
+    observation it took up later may rightly differ from before), and ``fails_on``,
+    what the test failed on.
+    """
+    steps = steps if steps is not None else dialect.trace(deck, moves)
+    focus = focus if focus is not None else dialect.everything
+    keys = deck.keys
+    out = [f"/* Replays {title}: {says}", f" * Rules: {', '.join(rules)}"]
+    if compile_hint:
+        out.append(f" * Build and run: {compile_hint}")
+    out.append(" */")
+    out.append(f"#define RULE {c_string(', '.join(rules) + ': ' + says)}")
+    out.append(dialect.prelude(min(len(keys) + 1, dialect.hand_cap), skipped))
+    out.append(SAME_MALLOC.replace("@SETTINGS@", DETERMINISTIC_MALLOC))
+    out.append("int main(int argc, char **argv) {")
+    out.append("    (void)argc;")
+    out.append("    sameMallocAsTheGrader(argv);")
+    out.append("    signal(SIGSEGV, crashed); signal(SIGABRT, crashed); signal(SIGFPE, crashed); "
+               "signal(SIGBUS, crashed);")
+    out.extend(dialect.deck_arrays(keys))
+    out.append(f"    Game game = newGame({len(keys)}, values, colors, suits);")
+    out.append('    if (game == NULL) { printf("FAILED: newGame returned NULL\\n"); return 1; }')
+    held: set[str] | None = None  # state observations judged at every step so far (none has differed unseen)
+    for k, step in enumerate(steps):
+        if k > 0:
+            out.append(f"\n    /* move {k}: {moves[k - 1].describe()} ({moves[k - 1]}) */")
+            out.append(f'    CALLING("playMove({moves[k - 1]})");')
+            out.append(f"    {dialect.move(moves[k - 1])}")
+            out.append(f"    moveNumber = {k};")
+        covered = {n for n in focus.names() if focus.covers(n, k, step.obs)}
+        held = covered if held is None else held & covered
+        out.append(f"    see(game, {step.depths[0]}, {step.depths[1]}, skipped);")
+        if checks:
+            judged = (held | (covered & dialect.validity) | ({fails_on} if fails_on else set())) - set(skipped)
+            def judges(name: str, label: str, k: int = k, obs: Obs = step.obs) -> bool:
+                return focus.covers(name, k, obs, label) or not focus.covers(name, k, obs)
+
+            out.extend("    " + line for line in dialect.checks(k, step, judged, judges))
+    out.append('\n    CALLING("destroyGame()");')
+    out.append("    destroyGame(game);")
+    out.append(f'    printf("All checks passed ({len(moves)} moves).\\n");')
+    out.append("    return 0;")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def compile_command(repro: str, sources: Sequence[str]) -> str:
+    return f"gcc -std=gnu11 -g -I. -o repro {repro} {' '.join(sources)} && ./repro"
+
+
+def write_repros(result: SubmissionResult, folder: Path, sources: Sequence[str], course_card: bool,
+                 dialect: ReproDialect) -> dict[str, str]:
+    """A repro program for every failing, visible test that played a game; test id -> file name.
+
+    ``folder`` gets the course headers too, so the printed command works when the
+    student copies their .c files next to the repro (or runs it from their folder
+    with -I pointing here).
+    """
+    INCLUDE_DIR, COURSE_HEADERS = dialect.include()  # noqa: N806
+    scenarios = {s.id: s for s in dialect.scenarios()}
+    written: dict[str, str] = {}
+    for t in result.tests:
+        if t.verdict.family != "fail" or t.hidden or not t.deck:
+            continue
+        sc = scenarios.get(t.id)
+        focus = dialect.focus(sc.rules) if sc is not None and t.kind == "scenario" else dialect.everything
+        name = "repro_" + t.id.replace("/", "_") + ".c"
+        command = compile_command(name, sources)
+        says = t.message.splitlines()[0] if t.message else t.id
+        if says.startswith("Rule (") and "): " in says:
+            says = says.split("): ", 1)[1]
+        text = c_program(t.id, says, t.rules, Deck.parse(t.deck), dialect.parse_moves(t.moves),
+                         compile_hint=command, focus=focus, skipped=t.skipped_probes, fails_on=t.failed_on,
+                         dialect=dialect)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+        written[t.id] = name
+    if written:
+        for header in COURSE_HEADERS:
+            shutil.copyfile(INCLUDE_DIR / header, folder / header)
+        if course_card:  # the student has no Card.c: the course's one was used, so ship it
+            shutil.copyfile(INCLUDE_DIR / "Card.c", folder / "Card.c")
+        (folder / "README.txt").write_text(
+            "Each repro_*.c replays one failing test and stops at the first difference.\n"
+            "Copy your Game.c and Card.c here (or add -I to this folder from yours), then:\n\n"
+            + "\n".join(compile_command(n, sources) for n in written.values()) + "\n")
+    return written
+
+
+__all__ = ["ReproDialect", "answer_checks", "c_program", "compile_command", "deck_count_checks",
+           "make_move", "write_repros"]

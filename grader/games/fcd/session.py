@@ -1,0 +1,429 @@
+"""A Final Card-Down game played on both sides and judged: one submission, many games.
+
+``FcdSession`` is the core's ``SubmissionSession`` (build, worker, limits)
+with the game's part: ``run_scenario`` / ``run_game`` play one game on the
+reference (here, in the trusted process) and on the submission (in the
+worker, by ``grader.games.fcd.play``), and turn what came back into a
+``TestResult``.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Generic, Mapping, Self, Sequence
+
+from grader.core.build import BuildResult
+from grader.core.classify import classify
+from grader.core.gamespec import GameSpec
+from grader.core.limits import LimitChanges, Limits
+from grader.core.results import TestResult, Verdict
+from grader.core.run_report import RunReport
+from grader.core.sandbox import library_path_inside
+from grader.core.session import SubmissionSession
+from grader.core.worker_client import WorkerClient, WorkerLost
+from grader.games.fcd.compare import Comparison, compare, forced_move
+from grader.games.fcd.deal_map import places, probe_deck, rearranged, rearrangement
+from grader.games.fcd.edition import Edition, G, WrittenMove
+from grader.games.fcd.explain import explain, moves_by_turn
+from grader.games.fcd.focus import Focus, everything, focus_of
+from grader.games.fcd.frames import OVER, Event, max_frames
+from grader.games.fcd.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE
+from grader.games.fcd.reference_trace import (
+    Step,
+    cached_eager_recycling_trace,
+    cached_packed_trace,
+    cached_reference_trace,
+)
+from grader.games.fcd.scenarios import Scenario
+from reference import Deck
+
+DESTROY = "destroy_game"  # destroyGame, left out like a probe when it crashes: the memory stage judges it
+GAME_ERRORS = {"null_game": (Verdict.WRONG, "newGame() returned NULL for a valid deck.")}
+
+
+@dataclass(frozen=True)
+class GameRun:
+    """One game played on the submission: how the run ended, and what the child sent."""
+
+    report: RunReport
+    steps: list[object]  # the observations after newGame and after each move (checked by the comparison)
+    events: list[Mapping[str, object]]  # the other frames: moved, refused, no_card, done, error
+
+    @property
+    def over(self) -> bool:
+        """Did the child get to the end of what it could play?"""
+        return any(e["t"] in OVER_TAGS for e in self.events)
+
+
+OVER_TAGS = frozenset(e.value for e in OVER)
+DEAL_CLAUSES = frozenset({"R1", "R2", "R3", "*"})  # a focus that judges the deal at the start (``*``: everything)
+# What a wrong deal shows in, by the place a card went to (``deal_map.places``).
+DEALT_INTO = {"hand": ("hands", "hand", "hand_card_count", "card_counts", "points"), "discard": ("top_discard",),
+              "draw": ("deck_pile",)}
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """What one game showed of each rule family (random games earn from it): did it start, did every
+    family it judged agree to where it ended, and the families it differed in."""
+
+    started: bool
+    ran: bool
+    failed: tuple[str, ...] = ()
+    # Families a scenario was already charged for, judged around step by step: the share of the steps that
+    # judge them where they agreed (absent: the game agreed everywhere, or showed nothing).
+    shares: Mapping[str, float] = field(default_factory=dict)
+    shown: bool = True  # False: a crash a scenario was already charged for stopped newGame (it shows nothing)
+
+
+def _by_evidence(base: TestResult, cmp: Comparison) -> TestResult:
+    """A test that found nothing wrong earns what it saw: all its rule seen to hold (PASSED); part of it
+    hidden by differences other tests own (NOT_SHOWN, earning the part seen); nothing seen at all
+    (NOT_SHOWN, nothing earned) -- unless what stopped it is a reading the rules allow."""
+    if cmp.hidden == 0 and (cmp.agreed > 0 or cmp.cut_at is not None or cmp.lenient_forced or cmp.judges_nothing):
+        base.verdict, base.earned = Verdict.PASSED, 1.0
+        return base
+    base.verdict, base.earned = Verdict.NOT_SHOWN, round(cmp.seen, 4)
+    judged = cmp.agreed + cmp.hidden
+    seen = (f"{cmp.agreed:g} of the {judged:g} steps that judge it" if judged else "none of it")
+    base.message = ("This test could not see all of its rule, because of a difference that another test judges "
+                    f"(not counted twice): it saw its rule hold in {seen}, and earns that share.\n  "
+                    + "\n  ".join(cmp.not_shown or ["nothing it judges happened in your game"]))
+    return base
+EQUAL, DIFFERENT, HUNG = "equal", "different", "hung"  # what the C observer's run of a game showed
+
+
+def play(client: WorkerClient, deck: list[list[int]], moves: list[str], *, depths: Sequence[tuple[int, int]],
+         limits: Limits, skip: Sequence[str] = (), destroy: bool = True, observer: str = "") -> GameRun:
+    """Play ``moves`` on a fresh game in a fresh child (all in C by ``observer``, when given)."""
+    report = client.run({"deck": deck, "moves": moves, "depths": [list(d) for d in depths], "skip": list(skip),
+                         "destroy": destroy, "observer": observer}, limits, max_frames(len(moves)))
+    return GameRun(report, [f.get("obs") for f in report.tagged(Event.OBS.value)],
+                   [f for f in report.frames if f["t"] != Event.OBS.value])
+
+
+def judge_run(run: GameRun) -> tuple[Verdict, str] | None:
+    """What a played game's facts mean, when it did not simply finish (``grader.core.classify``)."""
+    return classify(run.report, over=run.over, errors=GAME_ERRORS)
+
+
+class FcdSession(SubmissionSession, Generic[G]):
+    """A session of a Final Card-Down edition: each edition subclasses it with its ``edition`` (the table,
+    the observer, the C observer if it has one), ``shipped_owners`` and ``open``
+    (``grader.games.fcd18s2.session``, ``grader.games.fcd17s2.session``)."""
+
+    edition: Edition[G]  # set by each edition's class (a class attribute)
+
+    @staticmethod
+    def shipped_owners() -> dict[tuple[str, bool], str]:
+        """Which scenario of the edition's shipped suite owns each observation (for notes)."""
+        raise NotImplementedError
+
+    @classmethod
+    def open(cls, folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
+             compile_timeout: float | None = None) -> Self:
+        """A session of the edition's game, found by name in the registry (never imported here)."""
+        from grader.games import get  # noqa: PLC0415 - the registry imports games on demand
+
+        return cls.open_game(folder, get(cls.edition.name), limits=limits, strict=strict,
+                             compile_timeout=compile_timeout)
+
+    def __init__(self, folder: Path, game: GameSpec, build_result: BuildResult, limits: Limits,
+                 strict: frozenset[str]) -> None:
+        super().__init__(folder, game, build_result, limits, strict)
+        self.bad_probes: set[str] = set()  # probes that crashed or hung in some game of this submission
+        self._deals: dict[int, tuple[list[int], frozenset[str]] | None] = {}  # how it deals, by deck size
+        self.owners = self.shipped_owners()
+        # The C observer beside the library: a game equal to the reference's, step for step, is then
+        # accepted from one native run; any other goes the whole way (``_equal_in_c``).
+        # The last game crashed, hung or ran out of memory: the next goes straight to the full run (a native
+        # run would most likely meet the same trouble and be repeated: trouble is paid once).
+        self.troubled_last = False
+        install = self.edition.native_observer
+        self.observer = (library_path_inside(install(self.build.library.parent))
+                         if install is not None and self.client is not None and self.build.library is not None
+                         else "")
+
+    def run_scenario(self, scenario: Scenario) -> TestResult:
+        result = self.run_game(scenario.id, scenario.says, scenario.rules, scenario.deck, scenario.moves,
+                               focus=focus_of(scenario.rules, self.edition.table))
+        result.weight, result.hidden = scenario.weight, scenario.hidden
+        return result
+
+    def run_game(self, test_id: str, says: str, rules: Sequence[str], deck: Deck,
+                 moves: Sequence[WrittenMove], *, kind: str = "scenario", focus: Focus | None = None,
+                 masked: frozenset[str] = frozenset(), charged: Mapping[str, str] | None = None) -> TestResult:
+        """Play one game on both sides and judge it on ``focus``.
+
+        A probe (an observation call) that crashes or hangs outside the focus is
+        left out and the game played again: the crash is charged to the tests
+        that own that probe, never to this one.  ``masked``: observations already
+        charged (``crashes``: a crash), judged around in a random game (its focus is everything else);
+        ``charged``: those a scenario was charged for (-> that test), whose families the game judges step by step.
+        What the game showed of each rule family is kept in ``last_game``.
+        """
+        edition, by_name = self.edition, self.edition.table.by_name
+        focus = focus or everything(edition.table).without(masked)
+        self.last_game = PlayedGame(started=False, ran=False)
+        ref_deck, deck, rearranged_note = deck, *self._deck_for(deck, focus)
+        group = test_id.split("/")[0]
+        base = TestResult(test_id, group, tuple(rules), 1.0, Verdict.NOT_RUN, kind=kind,
+                          deck=str(deck), moves=" ".join(str(m) for m in moves))
+        if self.client is None:
+            base.message = "Not run: the submission did not compile."
+            return base
+        start = time.monotonic()
+        skip = {p for p in self.bad_probes if not _owns(focus, p)}
+        try:
+            native = (self._equal_in_c(deck, moves, base) if not skip and not self.troubled_last
+                      and deck is ref_deck else DIFFERENT)
+        except WorkerLost as lost:
+            return self._lost(base, lost, start)
+        if native == EQUAL:
+            base.verdict, base.seconds = Verdict.PASSED, time.monotonic() - start
+            self.last_game = PlayedGame(started=True, ran=True)
+            return base
+        limits = self.short_limits() if native == HUNG else self.limits
+        ref = cached_reference_trace(ref_deck, moves, self.strict, edition)
+        left_out: list[str] = []
+        while True:
+            try:
+                run = play(self.client, [list(k) for k in deck.keys], [str(m) for m in moves],
+                           depths=[s.depths for s in ref], skip=sorted(skip - {DESTROY}),
+                           destroy=DESTROY not in skip, limits=limits)
+            except WorkerLost as lost:
+                return self._lost(base, lost, start)
+            trouble = judge_run(run)
+            call = list(run.report.call) if trouble and run.report.call is not None else None
+            probe = _probe_of(call, edition)
+            self.troubled_last = trouble is not None
+            if trouble and trouble[0] is Verdict.TIMED_OUT:
+                self._count_timeout()
+            limits = self.limits
+            if probe is None or probe in skip or _owns_at(focus, probe, call, ref):
+                break
+            self.bad_probes.add(probe)  # outside this test's focus: leave it out and play again
+            skip.add(probe)
+            assert trouble is not None and call is not None  # a probe is named only by the call of a run in trouble
+            what = edition.describe_call(*call[1:], moves=moves) if call else probe
+            left_out.append(f"{trouble[0].value} in {what} after move {call[0]}; that is not the rule of this "
+                            f"test ({self._owner_of(probe, call[0])}), so the game was played again without it")
+        base.seconds = time.monotonic() - start
+        base.skipped_probes = sorted(skip)
+        base.stdout, base.stderr = run.report.stdout[:65536], run.report.stderr[:65536]
+        steps, events = run.steps, [dict(e) for e in run.events]
+        follow = {"A22": other} if (other := cached_eager_recycling_trace(ref_deck, moves, ref, self.strict,
+                                                                          edition)) else None
+        cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=edition.table, follow=follow)
+        base.notes = left_out + rearranged_note + cmp.notes
+        stopped = trouble is not None or any(e.get("t") == Event.NO_CARD.value for e in events)
+        forced = forced_move(moves, ref, steps, events)  # refused, made anyway: nothing after it charged
+        base.played_moves, base.forced_at = (max(0, len(steps) - 1) if stopped else None), forced
+        if kind == "random":
+            self.last_game = self._random_outcome(moves, ref, steps, events, focus, cmp,
+                                                  trouble if forced is None else None, probe, follow, masked,
+                                                  charged or {})
+        if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
+            base.verdict = Verdict.WRONG
+            base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
+            base.message = explain(says, rules, deck, moves, cmp, edition)
+            base.failed_on = cmp.divergence.field if cmp.divergence else "identity"
+            base.difference = cmp.divergence.row() if cmp.divergence else {
+                "step": cmp.compared_steps, "what": "topDiscard() / handCard(i)", "expected": "the very card",
+                "got": "a copy"}
+            base.rule_family = by_name[base.failed_on].family
+            if not says:  # a random game: cite the rule of what differed
+                base.rules = by_name[cmp.divergence.field if cmp.divergence else "identity"].clauses
+            return base
+        if trouble is not None and forced is not None:  # after a move it refused: undefined (A28)
+            base.notes.append(f"your code {trouble[0].value} after move {forced + 1}, which your isValidMove() "
+                              f"had refused and the grader made anyway; what happens after such a move is "
+                              f"undefined (A28), so it is not charged")
+        elif trouble is not None:  # never dropped, a lenient cut or not
+            base.verdict, what = trouble
+            base.failed_after = min(len(steps), len(moves))
+            base.rule_family = by_name[probe].family if probe and probe in by_name else "crashes"
+            base.failed_on = probe if probe and probe in by_name else ""
+            rule = f"Rule ({', '.join(rules)}): {says}\n" if says else ""
+            after_cut = ("\n(The comparison had stopped earlier at a point the rules leave open; what your code "
+                         "did after it still counts.)") if cmp.cut_at is not None else ""
+            base.message = f"{rule}{what}\n{_where(deck, moves, steps, call, edition)}{after_cut}"
+            return base
+        return _by_evidence(base, cmp)
+
+    def _random_outcome(self, moves: Sequence[WrittenMove], ref: list[Step], steps: list[object],
+                        events: Sequence[Mapping[str, object]], focus: Focus, cmp: Comparison,
+                        trouble: tuple[Verdict, str] | None, probe: str | None,
+                        follow: Mapping[str, list[Step]] | None, masked: frozenset[str],
+                        charged: Mapping[str, str]) -> PlayedGame:
+        """What a random game showed of each rule family: the families it differed in (the first, then each
+        next one with those before judged around, on the same steps), and whether it is evidence at all (it
+        started, and ran to its end or to where a difference already charged stopped it).  A family a
+        scenario was charged for is judged around step by step: where its observations differ again the
+        step is hidden, where they agree it is evidence (``shares``)."""
+        table, by_name = self.edition.table, self.edition.table.by_name
+        started = len(steps) >= 1  # newGame gave a game, and it was observed
+        shares: dict[str, float] = {}
+        for family in table.families:
+            names = frozenset(n for n, o in by_name.items() if o.family == family)
+            if started and names and names <= charged.keys():
+                own = Focus({n: ("*",) for n in names}, {n: ("*",) for n in names})
+                seen = compare(moves, ref, steps, events, focus=own, owners=self.owners, table=table, follow=follow,
+                               charged={n: charged[n] for n in names})
+                shares[family] = seen.seen if seen.passed else 0.0
+        failed: list[str] = []
+        while not cmp.passed and len(failed) < len(table.families):
+            family = by_name[cmp.divergence.field if cmp.divergence else "identity"].family
+            if family in failed:
+                break
+            failed.append(family)
+            focus = focus.without({n for n, o in by_name.items() if o.family == family})
+            cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=table, follow=follow)
+        if trouble is not None and (probe or "crashes") not in masked:
+            family = by_name[probe].family if probe and probe in by_name else "crashes"
+            if family not in failed:
+                failed.append(family)
+        shown = started or trouble is None or (probe or "crashes") not in masked
+        return PlayedGame(started=started, ran=started and cmp.passed, failed=tuple(failed), shares=shares,
+                          shown=shown)
+
+    def _deck_for(self, deck: Deck, focus: Focus) -> tuple[Deck, list[str]]:
+        """The deck the submission plays: the test's own, or -- when the submission deals another way than
+        the rules and this test does not judge the deal -- that deck rearranged so the submission's deal
+        puts every card where the rules put it (``deal_map``), with a note saying so."""
+        found = self._deal_of(len(deck))
+        if found is None:
+            return deck, []
+        order, affected = found
+        if any(set(focus.at_start.get(n, ())) & DEAL_CLAUSES for n in affected):
+            return deck, []  # the deal is this test's rule: it is judged on the deck as given
+        owner = self.owners.get(("hands", False)) or "deal"
+        return rearranged(deck, order), [
+            f"your newGame() deals the cards in another order than the rules (the test {owner} judges that), so "
+            f"this test gave your game the deck rearranged: your own deal then puts every card where the rules "
+            f"put it, and this test judges its own rule"]
+
+    def _deal_of(self, size: int) -> tuple[list[int], frozenset[str]] | None:
+        """How the submission deals ``size`` cards, learnt once per size from one game on a deck of distinct
+        cards: the rearrangement that matches the rules' deal, and the observations a wrong deal shows in;
+        None when it deals as the rules do or cannot be judged around (``deal_map``)."""
+        if size in self._deals:
+            return self._deals[size]
+        self._deals[size] = None
+        if self.client is None or not self.edition.rearranges_deals:
+            return None
+        probe = probe_deck(size)
+        ref = cached_reference_trace(probe, [], self.strict, self.edition)
+        try:
+            run = play(self.client, [list(k) for k in probe.keys], [], depths=[s.depths for s in ref],
+                       limits=self.short_limits(), destroy=False)
+        except WorkerLost:
+            return None
+        if judge_run(run) is not None or not run.steps or not isinstance(run.steps[0], dict):
+            return None
+        want, got = places(ref[0].obs, size), places(run.steps[0], size)
+        order = rearrangement(want, got, size) if want is not None and got is not None else None
+        if order is not None and want is not None and got is not None:  # (an order only from both places)
+            differs = {want[i][0] for i in want if got.get(i) != want[i]} | {
+                got[i][0] for i in got if want.get(i) != got[i]}
+            affected = frozenset(n for kind, names in DEALT_INTO.items() if kind in differs for n in names)
+            self._deals[size] = (order, affected)
+        return self._deals[size]
+
+    def _lost(self, base: TestResult, lost: WorkerLost, start: float) -> TestResult:
+        self._count_timeout()  # a lost worker cost a full wall limit too
+        self.troubled_last = True
+        base.verdict = Verdict.WORKER_LOST
+        base.message = (f"The sandbox running your code stopped answering ({lost}); it was restarted "
+                        "and the other tests still ran.")
+        base.seconds = time.monotonic() - start
+        return base
+
+    def _equal_in_c(self, deck: Deck, moves: Sequence[WrittenMove], base: TestResult) -> str:
+        """Did the C observer see, at every step, exactly the reference's observations, with the game
+        played to its end and nothing else wrong (``EQUAL``)?  Only then is the full comparison unneeded:
+        it would find every step equal.  Anything else -- ``DIFFERENT``, or ``HUNG`` -- is judged by the
+        full run that follows, which meets the same trouble; after a hang that run starts at the short
+        limits, so a hang is paid once.  A lost worker is the game's verdict at once (``WorkerLost``)."""
+        client = self.client
+        if not self.observer or client is None:  # (an observer only for a submission that built: a client)
+            return DIFFERENT
+        packed = cached_packed_trace(deck, moves, self.edition)
+        run = play(client, [list(k) for k in deck.keys], [str(m) for m in moves], depths=packed.depths,
+                   limits=self.limits, observer=self.observer)
+        trouble = judge_run(run)
+        if trouble is not None:
+            return HUNG if trouble[0] is Verdict.TIMED_OUT else DIFFERENT
+        frame = run.events[-1] if run.events else {}
+        equal = (frame.get("t") == Event.PACKED.value and frame.get("outcome") == "done"
+                 and frame.get("at") == len(moves) and _decoded(frame.get("data")) == packed.data)
+        if equal:
+            base.stdout, base.stderr = run.report.stdout[:65536], run.report.stderr[:65536]
+        return EQUAL if equal else DIFFERENT
+
+    def _owner_of(self, probe: str, step: int) -> str:
+        if probe == DESTROY:
+            return "the memory stage judges destroyGame"
+        test = self.owners.get((probe, step > 0))
+        return f"{test} judges it" if test else "another test judges it"
+
+
+def _decoded(data: object) -> bytes | None:
+    """The packed steps a worker sent (student-controlled: anything but base64 text is no answer)."""
+    if not isinstance(data, str):
+        return None
+    try:
+        return base64.b64decode(data, validate=True)
+    except ValueError:
+        return None
+
+
+def _owns(focus: Focus, probe: str) -> bool:
+    return probe != DESTROY and probe in focus.names()
+
+
+def _owns_at(focus: Focus, probe: str, call: list[int] | None, ref: Sequence[Step]) -> bool:
+    """Does this test judge the probe that crashed, at the step it crashed in?"""
+    if probe == DESTROY or call is None:
+        return False
+    step = max(0, min(call[0], len(ref) - 1))
+    return focus.covers(probe, step, ref[step].obs)
+
+
+def _probe_of(call: list[int] | None, edition: Edition[G]) -> str | None:
+    """The probe a crash happened in, when it is one a game can do without."""
+    if call is None:
+        return None
+    if call[1] == DESTROY_GAME:
+        return DESTROY
+    return edition.probe_name(call[1])
+
+
+def _where(deck: Deck, moves: Sequence[WrittenMove], steps: list[object], call: list[int] | None,
+           edition: Edition[G]) -> str:
+    """Where in the game it happened: the call in progress, and the moves up to there."""
+    probe_name = edition.probe_name
+    if call is not None and (probe_name(call[1]) is not None or call[1] < 0):
+        step = max(0, min(call[0], len(moves)))
+        what = edition.describe_call(*call[1:], moves=moves)
+        probed = probe_name(call[1])
+        if probed is not None:
+            o = edition.table.by_name[probed]
+            where = ("right after newGame()" if step == 0 else f"after move {step}")
+            what = f"{what} {where}, while the grader was reading {o.call} ({o.meaning_words})"
+            upto = step
+        else:
+            upto = {DESTROY_GAME: len(moves), PLAY_MOVE: call[3] + 1, FIND_CARD: call[3] + 1}.get(call[1], 0)
+            upto = max(0, min(upto, len(moves)))
+        text = f"It happened in {what}."
+        if upto:
+            text += f"\nMoves up to there:\n    {moves_by_turn(deck, moves, upto, edition)}"
+        return text
+    observed = len(steps)
+    if observed == 0:
+        return "It happened in newGame() or in the first look at the new game."
+    so_far = moves_by_turn(deck, moves, observed - 1, edition)
+    return f"It happened after move {observed - 1}.\nMoves up to there:\n    {so_far}"
