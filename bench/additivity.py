@@ -7,7 +7,7 @@ two single-bug mutants' edits) it grades the pair and its two mutants, and print
 their sum, lost(pair) and the difference (lost = 100 - score of the implementation's marks); then the
 marks of the stubs of fixtures/submissions/stubs/ (a Game.c that does nothing, and Card.c alone), with
 what they earn in the build, random games and memory groups.  The figures are for closing notes;
-tests/test_additivity.py asserts them (additivity within 2 marks; the stubs at most the build marks).
+tests/games/fcd18s2/test_additivity.py asserts them (additivity within 2 marks; the stubs at most the build marks).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from grader.core.config import MarkingConfig  # noqa: E402
 from grader.core.grade import grade  # noqa: E402
 
 SUBMISSIONS = ROOT / "fixtures" / "submissions"
-TOLERANCE = 2.0  # marks: what tests/test_additivity.py allows between lost(pair) and lost(a) + lost(b)
+TOLERANCE = 2.0  # marks: what tests/games/fcd18s2/test_additivity.py allows between lost(pair) and lost(a) + lost(b)
 
 
 def grade_one(job: tuple[str, int, bool]) -> tuple[str, dict[str, Any]]:

@@ -14,7 +14,7 @@ mutant's groups.  A scenario group owns the clauses its scenarios name; the
 memory stage owns R18; the random games own what their failed rule families
 lose, but a family a scenario already charged is judged around there, and
 whatever it loses counts as collateral.  Readings must get full marks.  The
-figures are for closing notes, not a test: tests/test_fair_marks.py asserts
+figures are for closing notes, not a test: tests/games/fcd18s2/test_fair_marks.py asserts
 the rules on a few of them.
 """
 

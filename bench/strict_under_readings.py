@@ -17,7 +17,7 @@ but not here), then a matrix (reading x mutant):
     -  not applicable (planted.NOT_APPLICABLE says why)
     ?  unplanted: the mutant's text does not occur in the reading and no planting is written
 
-The full cross takes 10-13 minutes on 2 cores; tests/test_strict_under_readings.py runs
+The full cross takes 10-13 minutes on 2 cores; tests/games/fcd18s2/test_strict_under_readings.py runs
 a chosen part of it in CI (planted.default_pairs).  A table, not a test.
 """
 

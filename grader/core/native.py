@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping, Protocol, TypeVar
 
 import cffi
 
@@ -110,6 +110,111 @@ def load_symbols(path: str | Path, api: Api) -> tuple[Any, dict[str, Callable[..
         except AttributeError:
             missing.append(name)
     return lib, functions, missing
+
+
+def game_queries(api: Api, hand_wrapped: Iterable[str]) -> tuple[dict[str, int], tuple[str, ...]]:
+    """The queries on a Game, from the declarations, but for the ``hand_wrapped`` functions (a game wraps those
+    itself): int-valued ones (an enum is an int: 2017's ``playDirection``) with their number of extra arguments,
+    and Card-valued ones."""
+    skipped = frozenset(hand_wrapped)
+    ints: dict[str, int] = {}
+    cards: list[str] = []
+    f = api.ffi()
+    game_type, card_type, int_type = f.typeof("Game"), f.typeof("Card"), f.typeof("int")
+    for cname, ftype in api.function_types().items():
+        if cname in skipped or not ftype.args or ftype.args[0] is not game_type:
+            continue
+        if ftype.result is int_type or ftype.result.kind == "enum":
+            ints[cname] = len(ftype.args) - 1
+        elif ftype.result is card_type:
+            cards.append(cname)
+    return ints, tuple(cards)
+
+
+def _int_query(cname: str, nargs: int) -> Callable[..., int]:
+    def method(self: Any, *args: int) -> int:
+        return int(self._fn[cname](self._handle, *args[:nargs]))
+    method.__name__ = snake(cname)
+    return method
+
+
+def _card_query(cname: str) -> Callable[..., Any]:
+    def method(self: Any, *args: int) -> Any:
+        return self.card(self._fn[cname](self._handle, *args))
+    method.__name__ = snake(cname)
+    return method
+
+
+class NativeGame:
+    """A game inside a loaded library, the base of a game's class (``game_class`` adds its methods): the library
+    (it has ``functions`` by name and its ``api``), its functions (``_fn``), its declarations (``_ffi``), and the
+    cffi ``Game`` pointer (``_handle``).  A game's class reads a ``Card`` pointer with its ``card``."""
+
+    def __init__(self, library: Any, handle: Any) -> None:
+        self._lib = library
+        self._fn: dict[str, Callable[..., Any]] = library.functions
+        self._ffi: cffi.FFI = library.api.ffi()
+        self._handle = handle
+
+
+GameT = TypeVar("GameT", bound=NativeGame)
+
+
+def game_class(base: type[GameT], api: Api, available: frozenset[str],
+               hand_wrapped: Mapping[str, Callable[..., object]], card_getters: Iterable[str],
+               needs_cards: frozenset[str] = frozenset()) -> type[GameT]:
+    """A subclass of a game's class (``base``, a ``NativeGame`` that reads a ``Card`` with ``card``) with exactly
+    the methods whose C functions the library has (``available``): every query of ``game_queries`` (a
+    Card-valued one only when the ``card_getters`` exist too: a card is read through them), and the
+    ``hand_wrapped`` functions (those of ``needs_cards`` only with the card getters too)."""
+    methods: dict[str, Callable[..., object]] = {}
+    has_card_getters = all(n in available for n in card_getters)
+    int_queries, card_queries = game_queries(api, hand_wrapped)
+    for cname, nargs in int_queries.items():
+        if cname in available:
+            methods[snake(cname)] = _int_query(cname, nargs)
+    for cname in card_queries:
+        if cname in available and has_card_getters:
+            methods[snake(cname)] = _card_query(cname)
+    for cname, fn in hand_wrapped.items():
+        if cname in available and (cname not in needs_cards or has_card_getters):
+            methods[snake(cname)] = fn
+    return type(base.__name__, (base,), methods)
+
+
+class Loaded(Protocol):
+    """A game's loaded library, as a job opens it: which API functions it has, and which it lacks."""
+
+    @property
+    def missing(self) -> list[str]: ...
+
+    def has(self, name: str) -> bool: ...
+
+
+LibraryT = TypeVar("LibraryT", bound=Loaded)
+
+
+def open_library(load: Callable[[], LibraryT], send: Callable[[dict[str, object]], None], error: str,
+                 needed: Iterable[str] | None = None) -> LibraryT | None:
+    """[sandbox side] A job's library (``load`` opens it), or None once the frame that says why not is sent
+    (``{"t": error, "what": "load" | "missing", "detail": ...}``): it could not be loaded, or it lacks a function
+    the job needs -- of ``needed``, the first one it lacks; without ``needed``, every API function, all those it
+    lacks named."""
+    try:
+        lib = load()
+    except LoadError as err:
+        send({"t": error, "what": "load", "detail": str(err)[:2000]})
+        return None
+    if needed is None:
+        if lib.missing:
+            send({"t": error, "what": "missing", "detail": ", ".join(lib.missing)})
+            return None
+        return lib
+    for name in needed:
+        if not lib.has(name):
+            send({"t": error, "what": "missing", "detail": name})
+            return None
+    return lib
 
 
 def c_string(text: str) -> str:

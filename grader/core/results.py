@@ -127,18 +127,16 @@ class TestResult:
         data = asdict(self)
         data["verdict"] = self.verdict.value
         data["rules"] = list(self.rules)
-        return cast(OneTestJSON, data)  # every field, by its name: ``OneTestJSON`` is the same list
+        return cast(OneTestJSON, data)  # every field, by its name: ``OneTestJSON`` (with its base) is the same list
 
 
-class OneTestJSON(TypedDict):
-    """``TestResult.to_json``: the fields by name, the verdict by its value.  A result stored before a field
-    existed lacks it (``NotRequired``): read back, it takes the field's default."""
+class _TestResultFields(TypedDict):
+    """The fields ``OneTestJSON`` and ``_TestFields`` share (all but the verdict and the rules).  A result stored
+    before a field existed lacks it (``NotRequired``): read back, it takes the field's default."""
 
     id: str
     group: str
-    rules: list[str]
     weight: float
-    verdict: str
     message: NotRequired[str]
     notes: NotRequired[list[str]]
     stdout: NotRequired[str]
@@ -160,33 +158,18 @@ class OneTestJSON(TypedDict):
     difference: NotRequired[DifferenceRow | None]
 
 
-class _TestFields(TypedDict):
+class OneTestJSON(_TestResultFields):
+    """``TestResult.to_json``: the fields by name, the verdict by its value."""
+
+    rules: list[str]
+    verdict: str
+
+
+class _TestFields(_TestResultFields):
     """``OneTestJSON`` as ``TestResult`` takes it: the verdict and the rules made what they are."""
 
-    id: str
-    group: str
     rules: tuple[str, ...]
-    weight: float
     verdict: Verdict
-    message: NotRequired[str]
-    notes: NotRequired[list[str]]
-    stdout: NotRequired[str]
-    stderr: NotRequired[str]
-    seconds: NotRequired[float]
-    hidden: NotRequired[bool]
-    kind: NotRequired[str]
-    repro: NotRequired[str | None]
-    deck: NotRequired[str]
-    moves: NotRequired[str]
-    failed_after: NotRequired[int | None]
-    earned: NotRequired[float]
-    charged_to: NotRequired[str]
-    rule_family: NotRequired[str]
-    failed_on: NotRequired[str]
-    skipped_probes: NotRequired[list[str]]
-    played_moves: NotRequired[int | None]
-    forced_at: NotRequired[int | None]
-    difference: NotRequired[DifferenceRow | None]
 
 
 def from_test_json(data: OneTestJSON) -> TestResult:

@@ -3,17 +3,20 @@
 A student's ``player.c`` is compiled with the course's model of the game ADT (never the student's own:
 a player is judged on its decisions, not on its ADT) and the game's guard, which stands in for the
 functions a player must not call; each decision runs in a fresh sandboxed child of the game's ``decide``
-job, under a per-call limit (``ask_player``).  Every game's ``StudentPlayer`` is built on these two.
+job, under a per-call limit (``ask_player``).  Every game's ``StudentPlayer`` is a ``SandboxedPlayer``: what the
+game gives (``PlayerKit``) built with these two, asked, and closed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import shutil
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from grader.core.arena.players import Decision
+from grader.core.arena.players import Decision, Table
 from grader.core.build import CC, CFLAGS, trim
 from grader.core.classify import classify
 from grader.core.limits import Limits
@@ -22,7 +25,7 @@ from grader.core.sandbox import prepare_dir, run_limited
 from grader.core.worker_client import WorkerClient, WorkerLost
 
 
-def ask_player(client: WorkerClient, request: Mapping[str, object], limits: Limits, refused_names: dict[int, str],
+def ask_player(client: WorkerClient, request: Mapping[str, object], limits: Limits, refused_names: Mapping[int, str],
                refusal: str) -> tuple[Mapping[str, Any] | None, Decision | None, tuple[str, ...]]:
     """One decideMove of a student's player, in a fresh sandboxed child (every game's ``decide`` job):
     its answer frame (the worker's JSON: the game checks it), or the forfeit it earned (it crashed, hung,
@@ -88,3 +91,71 @@ def build_player(folder: Path, work: Path, *, headers: Sequence[Path], model: Pa
     lib_dir = prepare_dir(work / "lib")
     shutil.copyfile(stage / name, lib_dir / name)
     return lib_dir / name, "", ""
+
+
+@dataclass(frozen=True)
+class PlayerKit:
+    """What a game builds its students' players with (``build_player``'s course files) and asks them through:
+    its ``decide`` job and the packages that job imports (``WorkerClient``), the guard's refusals
+    (``ask_player``), and the prefix of a player's work folder."""
+
+    headers: tuple[Path, ...]
+    model: Path
+    support: tuple[Path, ...]
+    guard: Path
+    renamed: tuple[str, ...]
+    prefix: str
+    job: str
+    packages: tuple[str, ...]
+    refused: Mapping[int, str]
+    refusal: str
+    work_prefix: str
+
+
+class SandboxedPlayer:
+    """A student's ``player.c`` at a game's table: built with the game's kit (``build_player``) into a work folder
+    of its own, asked in the sandbox (``ask_player``); a game says what to ask (``request``) and judges the answer
+    (``judge``).  ``problem``: why it could not be built ('' when it was)."""
+
+    kind = "student"
+    kit: PlayerKit
+
+    def __init__(self, folder: str | Path, name: str, limits: Limits) -> None:
+        self.folder = Path(folder)
+        self.name = name or self.folder.name
+        self.limits = limits
+        kit = self.kit
+        self.work = Path(tempfile.mkdtemp(prefix=kit.work_prefix))
+        self.work.chmod(0o755)
+        library, self.problem, self.build_output = build_player(
+            self.folder, self.work, headers=kit.headers, model=kit.model, support=kit.support, guard=kit.guard,
+            renamed=kit.renamed, prefix=kit.prefix)
+        self.client = WorkerClient(library, kit.job, kit.packages) if library is not None else None
+
+    def request(self, state: object, table: Table) -> Mapping[str, object]:
+        """What the game's ``decide`` job is asked: the game so far."""
+        raise NotImplementedError
+
+    def judge(self, state: object, legal: Sequence[str], answer: Mapping[str, Any], notes: tuple[str, ...]) -> Decision:
+        """The decision of the job's answer (it neither crashed nor broke the guard's rules): the game checks it."""
+        raise NotImplementedError
+
+    def decide(self, state: object, legal: Sequence[str], table: Table) -> Decision:
+        if self.client is None:
+            return Decision(None, f"could not play: {self.problem}")
+        answer, forfeit, notes = ask_player(self.client, self.request(state, table), self.limits, self.kit.refused,
+                                            self.kit.refusal)
+        if answer is None:
+            return forfeit or Decision(None, "gave no answer", notes)
+        return self.judge(state, legal, answer, notes)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001, S110 - at interpreter exit, nothing more to do
+            pass

@@ -128,42 +128,36 @@ class MutantVerdictJSON(TypedDict):
     outcome: str
 
 
-class SuiteJSON(TypedDict):
+class _SuiteResultFields(TypedDict):
+    """The fields ``SuiteJSON`` and ``_SuiteFields`` share (all but the checks and the mutants); those with a
+    default may be missing from an older result."""
+
+    test_file: str
+    compiled: bool
+    problem: NotRequired[str]
+    compiler_output: NotRequired[str]
+    problems: NotRequired[list[str]]
+    own: NotRequired[str]
+    notes: NotRequired[list[str]]
+    validity_marks: NotRequired[float]
+    validity_max: NotRequired[float]
+    thoroughness_marks: NotRequired[float]
+    thoroughness_max: NotRequired[float]
+    seconds: NotRequired[float]
+
+
+class SuiteJSON(_SuiteResultFields):
     """``SuiteResult.to_json``: its fields by name (those with a default may be missing from an older result)."""
 
-    test_file: str
-    compiled: bool
-    problem: NotRequired[str]
-    compiler_output: NotRequired[str]
     invalid: NotRequired[list[InvalidCheckJSON]]
-    problems: NotRequired[list[str]]
     mutants: NotRequired[list[MutantVerdictJSON]]
-    own: NotRequired[str]
-    notes: NotRequired[list[str]]
-    validity_marks: NotRequired[float]
-    validity_max: NotRequired[float]
-    thoroughness_marks: NotRequired[float]
-    thoroughness_max: NotRequired[float]
-    seconds: NotRequired[float]
 
 
-class _SuiteFields(TypedDict):
+class _SuiteFields(_SuiteResultFields):
     """``SuiteJSON`` as ``SuiteResult`` takes it: the checks and mutants made what they are."""
 
-    test_file: str
-    compiled: bool
-    problem: NotRequired[str]
-    compiler_output: NotRequired[str]
     invalid: list[InvalidCheck]
-    problems: NotRequired[list[str]]
     mutants: list[MutantVerdict]
-    own: NotRequired[str]
-    notes: NotRequired[list[str]]
-    validity_marks: NotRequired[float]
-    validity_max: NotRequired[float]
-    thoroughness_marks: NotRequired[float]
-    thoroughness_max: NotRequired[float]
-    seconds: NotRequired[float]
 
 
 def _why(target: Target, rulings: Mapping[str, Ruling]) -> str:

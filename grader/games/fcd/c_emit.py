@@ -153,6 +153,29 @@ VALIDITY_OF = r'''static int validityOf(char labels[][8], int *results, int coun
 
 '''
 
+# The current hand read by its count (``count``, from handCardCount()), inside an edition's see().
+SEE_HAND = r'''    seen.handCount = 0;
+    if (!skip[P_hand] && !skip[P_hand_card_count]) {
+        for (int i = 0; i < limit(count); i++) {
+            CALLING("handCard(%d) with %d cards in hand", i, count);
+            seen.hand[i] = got(handCard(game, i));
+        }
+        seen.handCount = limit(count);
+    }
+'''
+# isValidMove of DRAW_CARD and END_TURN, inside an edition's see() (both editions ask them the same way).
+VALID_DRAW_AND_END = r'''    if (!skip[P_valid_draw]) {
+        CALLING("isValidMove(DRAW_CARD)");
+        playerMove m = {DRAW_CARD, RED, NULL};
+        seen.validDraw = isValidMove(game, m);
+    }
+    if (!skip[P_valid_end]) {
+        CALLING("isValidMove(END_TURN)");
+        playerMove m = {END_TURN, RED, NULL};
+        seen.validEnd = isValidMove(game, m);
+    }
+'''
+
 REPLAY_PRELUDE = INCLUDES + CALLING + GOT + IN_HAND
 
 

@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
-from grader.core.native import Api, cached_function_type, declarations, load_symbols, snake
+from grader.core.native import Api, NativeGame, cached_function_type, declarations, game_class, load_symbols
 
 if TYPE_CHECKING:
     import cffi
@@ -101,14 +101,8 @@ class CLibrary:
         return self._game_class(self, handle)
 
 
-class CGame:
-    """A game inside the student's library, with the reference engine's method names."""
-
-    def __init__(self, library: CLibrary, handle: Any) -> None:  # handle: the cffi ``Game`` pointer
-        self._lib = library
-        self._fn = library.functions
-        self._ffi = library.api.ffi()
-        self._handle = handle
+class CGame(NativeGame):
+    """A game inside the student's library (a ``CLibrary``), with the reference engine's method names."""
 
     if TYPE_CHECKING:  # made at load time, for the functions the library has (``_game_class``); a game's player
         # checks these three are there before it plays (``play.play_game``)
@@ -158,20 +152,6 @@ def observer_entry_type() -> Any:
     return cached_function_type(observer_ffi(), "fcd_play_packed")
 
 
-def _int_method(cname: str, nargs: int) -> Callable[..., int]:
-    def method(self: CGame, *args: int) -> int:
-        return int(self._fn[cname](self._handle, *args[:nargs]))
-    method.__name__ = snake(cname)
-    return method
-
-
-def _card_method(cname: str) -> Callable[..., CCard | None]:
-    def method(self: CGame, *args: int) -> CCard | None:
-        return self.card(self._fn[cname](self._handle, *args))
-    method.__name__ = snake(cname)
-    return method
-
-
 def _is_valid_move(self: CGame, move: MadeMove) -> bool:
     return bool(self._fn["isValidMove"](self._handle, self.c_move(move)))
 
@@ -190,41 +170,14 @@ def _past_move(self: CGame, turn: int, index: int) -> CMove:
 
 
 # The game functions wrapped by hand; every other query on a Game is wrapped by what it returns
-# (an int or an enum, or a Card), read from its declaration.  getCurrentColor returns int (A38).
+# (an int or an enum, or a Card), read from its declaration (``native.game_class``).  getCurrentColor returns int
+# (A38).
 _OTHER: dict[str, Callable[..., object]] = {"isValidMove": _is_valid_move, "playMove": _play_move,
                                             "destroyGame": _destroy_game, "pastMove": _past_move}
 
 
-def _queries(api: Api) -> tuple[dict[str, int], tuple[str, ...]]:
-    """The queries on a Game, from the declarations: int-valued ones (an enum is an int: 2017's
-    ``playDirection``) with their number of extra arguments, and Card-valued ones."""
-    ints: dict[str, int] = {}
-    cards: list[str] = []
-    f = api.ffi()
-    game_type, card_type, int_type = f.typeof("Game"), f.typeof("Card"), f.typeof("int")
-    for cname, ftype in api.function_types().items():
-        if cname in _OTHER or not ftype.args or ftype.args[0] is not game_type:
-            continue
-        if ftype.result is int_type or ftype.result.kind == "enum":
-            ints[cname] = len(ftype.args) - 1
-        elif ftype.result is card_type:
-            cards.append(cname)
-    return ints, tuple(cards)
-
-
 @cache
 def _game_class(api: Api, available: frozenset[str]) -> type[CGame]:
-    """A CGame subclass with exactly the methods whose C functions exist."""
-    methods: dict[str, Callable[..., object]] = {}
-    card_getters = all(n in available for n in ("cardValue", "cardColor", "cardSuit"))
-    int_queries, card_queries = _queries(api)
-    for cname, nargs in int_queries.items():
-        if cname in available:
-            methods[snake(cname)] = _int_method(cname, nargs)
-    for cname in card_queries:
-        if cname in available and card_getters:
-            methods[snake(cname)] = _card_method(cname)
-    for cname, fn in _OTHER.items():
-        if cname in available and (cname != "pastMove" or card_getters):
-            methods[snake(cname)] = fn
-    return type("CGame", (CGame,), methods)
+    """A CGame subclass with exactly the methods whose C functions exist (``pastMove`` reads a card too)."""
+    return game_class(CGame, api, available, _OTHER, ("cardValue", "cardColor", "cardSuit"),
+                      needs_cards=frozenset({"pastMove"}))

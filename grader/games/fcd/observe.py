@@ -264,6 +264,23 @@ class Observer:
         obs.update(self.validity(hand, obs["hand"], obs["current_player"]))
         return obs
 
+    def play_battery(self, hand: list[CardLike | None], hand_obs: object) -> object:
+        """isValidMove of every card in hand (a D with every colour), each written move asked once; SKIPPED
+        or MISSING where the hand was."""
+        if "valid_play" in self.skip or hand_obs in (SKIPPED, MISSING):
+            return SKIPPED if hand_obs != MISSING else MISSING
+        g = self.game
+        play: dict[str, bool] = {}
+        call, probe = self.call_ids["isValidMove"], self.probe_ids["valid_play"]
+        for i, card in enumerate(hand):
+            if card is None:
+                continue
+            for move, label in play_moves(card, self.player_move, self.actions.PLAY_CARD):
+                if label not in play:
+                    self.trace(probe, call, i, int(move.next_color or 0))
+                    play[label] = bool(g.is_valid_move(move))  # type: ignore[attr-defined]  # checked: hasattr
+        return play
+
     def validity(self, hand: list[CardLike | None], hand_obs: object, me: object) -> Obs:
         """isValidMove for a battery of candidates: every card in hand (a D with every
         colour), a few cards from other hands, DRAW_CARD and END_TURN."""
@@ -272,19 +289,7 @@ class Observer:
             return {name: MISSING for name in ("valid_play", "valid_foreign", "valid_draw", "valid_end")}
         out: Obs = {}
         call = self.call_ids["isValidMove"]
-        if "valid_play" in skip or hand_obs in (SKIPPED, MISSING):
-            out["valid_play"] = SKIPPED if hand_obs != MISSING else MISSING
-        else:
-            play: dict[str, bool] = {}
-            probe = self.probe_ids["valid_play"]
-            for i, card in enumerate(hand):
-                if card is None:
-                    continue
-                for move, label in play_moves(card, self.player_move, self.actions.PLAY_CARD):
-                    if label not in play:
-                        self.trace(probe, call, i, int(move.next_color or 0))
-                        play[label] = bool(g.is_valid_move(move))
-            out["valid_play"] = play
+        out["valid_play"] = self.play_battery(hand, hand_obs)
         if "valid_foreign" in skip or not isinstance(me, int):
             out["valid_foreign"] = SKIPPED
         else:

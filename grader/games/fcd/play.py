@@ -17,7 +17,7 @@ import base64
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Required, TypedDict
 
-from grader.core.native import Api, LoadError
+from grader.core.native import Api, open_library
 from grader.games.fcd.focus import validity_field
 from grader.games.fcd.frames import PACKED_CAPACITY, Event, max_frames
 from grader.games.fcd.loader import CGame, CLibrary
@@ -107,15 +107,10 @@ def play_game(request: Request, results: Results, job: Job) -> None:
     """
     send, trace = results.send, results.at
     call_ids = job.call_ids
-    try:
-        lib = CLibrary(request["lib"], job.api)
-    except LoadError as err:
-        send({"t": Event.ERROR.value, "what": "load", "detail": str(err)[:2000]})
+    lib = open_library(lambda: CLibrary(request["lib"], job.api), send, Event.ERROR.value,
+                       ("newGame", "playMove", "handCard", "isValidMove", "cardValue", "cardColor", "cardSuit"))
+    if lib is None:
         return
-    for needed in ("newGame", "playMove", "handCard", "isValidMove", "cardValue", "cardColor", "cardSuit"):
-        if not lib.has(needed):
-            send({"t": Event.ERROR.value, "what": "missing", "detail": needed})
-            return
     deck = request["deck"]
     size = len(deck)
     depths = request["depths"]

@@ -193,18 +193,7 @@ class Observer(family.Observer):
             return {name: MISSING for name in ("valid_play", "valid_foreign", "valid_draw", "valid_say", "valid_end")}
         out: Obs = {}
         call = CALL_IDS["isValidMove"]
-        if "valid_play" in skip or hand_obs in (SKIPPED, MISSING):
-            out["valid_play"] = SKIPPED if hand_obs != MISSING else MISSING
-        else:
-            play: dict[str, bool] = {}
-            for i, card in enumerate(hand):
-                if card is None:
-                    continue
-                for move, label in play_moves(card):
-                    if label not in play:
-                        self.trace(PROBE_IDS["valid_play"], call, i, int(move.next_color or 0))
-                        play[label] = bool(g.is_valid_move(move))
-            out["valid_play"] = play
+        out["valid_play"] = self.play_battery(hand, hand_obs)
         if "valid_foreign" in skip or not isinstance(me, int):
             out["valid_foreign"] = SKIPPED
         else:

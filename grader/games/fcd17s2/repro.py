@@ -23,7 +23,15 @@ from typing import Callable, Sequence, cast
 
 from grader.core.results import SubmissionResult
 from grader.games.fcd import repro as family
-from grader.games.fcd.c_emit import VALIDITY_OF, checking_prelude, deck_arrays, move_declaration, names
+from grader.games.fcd.c_emit import (
+    SEE_HAND,
+    VALID_DRAW_AND_END,
+    VALIDITY_OF,
+    checking_prelude,
+    deck_arrays,
+    move_declaration,
+    names,
+)
 from grader.games.fcd.compare import History, history_text
 from grader.games.fcd.edition import WrittenMove
 from grader.games.fcd.focus import Focus, everything, focus_of
@@ -54,7 +62,8 @@ def _see() -> str:
                      f"        seen.ints[I_{name}] = (int){call}(game);\n    }}" for name, call, _m in INT_PROBES)
     says = ", ".join(SAY_CALLS.values())
     return (SEE.replace("    INT_QUERIES\n", ints + "\n").replace("SAY_ACTIONS", says)
-            .replace("VALIDITY_OF\n", VALIDITY_OF))
+            .replace("VALIDITY_OF\n", VALIDITY_OF).replace("    VALID_DRAW_AND_END\n", VALID_DRAW_AND_END)
+            .replace("    SEE_HAND\n", SEE_HAND))
 
 
 SEE = r'''/* What the grader saw after each move: every call it made, in the same order. */
@@ -190,14 +199,7 @@ static void see(Game game, int deckDepth, int discardDepth, const int *skip) {
         CALLING("handCardCount()");
         count = seen.handCardCount = handCardCount(game);
     }
-    seen.handCount = 0;
-    if (!skip[P_hand] && !skip[P_hand_card_count]) {
-        for (int i = 0; i < limit(count); i++) {
-            CALLING("handCard(%d) with %d cards in hand", i, count);
-            seen.hand[i] = got(handCard(game, i));
-        }
-        seen.handCount = limit(count);
-    }
+    SEE_HAND
     for (int p = 0; p < 4 && !skip[P_card_counts]; p++) {
         CALLING("playerCardCount(%d)", p);
         seen.counts[p] = playerCardCount(game, p);
@@ -239,16 +241,7 @@ static void see(Game game, int deckDepth, int discardDepth, const int *skip) {
             tryPlays(game, firstCards[p], seen.foreignLabel, seen.foreignValid, &seen.foreigns, 0, who);
         }
     }
-    if (!skip[P_valid_draw]) {
-        CALLING("isValidMove(DRAW_CARD)");
-        playerMove m = {DRAW_CARD, RED, NULL};
-        seen.validDraw = isValidMove(game, m);
-    }
-    if (!skip[P_valid_end]) {
-        CALLING("isValidMove(END_TURN)");
-        playerMove m = {END_TURN, RED, NULL};
-        seen.validEnd = isValidMove(game, m);
-    }
+    VALID_DRAW_AND_END
     if (!skip[P_valid_say]) {
         static const action says[] = {SAY_ACTIONS};
         static const char *const sayNames[] = {"SAY_UNO", "SAY_DUO", "SAY_TRIO"};

@@ -13,16 +13,13 @@ configuration says ``other_hands = "forbidden"``; either way the notes say so.
 from __future__ import annotations
 
 import random
-import shutil
-import tempfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from grader.core.arena.game import Policy, StudentPlayerFactory
 from grader.core.arena.players import Decision, Table
-from grader.core.arena.student import ask_player, build_player
+from grader.core.arena.student import PlayerKit, SandboxedPlayer
 from grader.core.limits import Limits
-from grader.core.worker_client import WorkerClient
 from grader.games.fcd18s2.bots import BOTS
 from grader.games.fcd18s2.engine import ENGINE
 from grader.games.fcd18s2.interface import INCLUDE_DIR
@@ -53,40 +50,24 @@ def _bot(policy: Any) -> Any:
     return decide
 
 
-class StudentPlayer:
+class StudentPlayer(SandboxedPlayer):
     """A student's ``player.c``, built with the model and the guard, asked for moves in the sandbox."""
 
-    kind = "student"
+    kit = PlayerKit(headers=tuple(INCLUDE_DIR / h for h in ("Card.h", "Game.h", "player.h")), model=MODEL / "Game.c",
+                    support=(MODEL / "Card.c",), guard=GUARD, renamed=RENAMED, prefix="fcdModel_",
+                    job="grader.games.fcd18s2.decide", packages=("reference", "grader.games.fcd"), refused=REFUSED,
+                    refusal="refused: a player may only look at the game", work_prefix="fcd-player-")
 
     def __init__(self, folder: str | Path, name: str, limits: Limits, other_hands: str = "allowed") -> None:
         """``limits``: of one call of decideMove; ``other_hands``: "allowed" or "forbidden" (reading other
         players' hands with getHandCard; the marking configuration says which)."""
-        self.folder = Path(folder)
-        self.name = name or self.folder.name
-        self.limits, self.other_hands = limits, other_hands
-        self.work = Path(tempfile.mkdtemp(prefix="fcd-player-"))
-        self.work.chmod(0o755)
-        self.problem = ""  # why it could not be built ('' when it was)
-        self.build_output = ""
-        self.client: WorkerClient | None = None
-        library = self._build()
-        if library is not None:
-            self.client = WorkerClient(library, "grader.games.fcd18s2.decide", ("reference", "grader.games.fcd"))
+        self.other_hands = other_hands
+        super().__init__(folder, name, limits)
 
-    def _build(self) -> Path | None:
-        library, self.problem, self.build_output = build_player(
-            self.folder, self.work, headers=[INCLUDE_DIR / h for h in ("Card.h", "Game.h", "player.h")],
-            model=MODEL / "Game.c", support=[MODEL / "Card.c"], guard=GUARD, renamed=RENAMED, prefix="fcdModel_")
-        return library
+    def request(self, state: object, table: Table) -> Mapping[str, object]:
+        return {"deck": [list(k) for k in Deck.parse(table.deck).keys], "moves": list(table.moves)}
 
-    def decide(self, state: Any, legal: Sequence[str], table: Table) -> Decision:
-        if self.client is None:
-            return Decision(None, f"could not play: {self.problem}")
-        deck = [list(k) for k in Deck.parse(table.deck).keys]
-        answer, forfeit, notes = ask_player(self.client, {"deck": deck, "moves": list(table.moves)}, self.limits,
-                                            REFUSED, "refused: a player may only look at the game")
-        if answer is None:
-            return forfeit or Decision(None, "gave no answer", notes)
+    def judge(self, state: object, legal: Sequence[str], answer: Mapping[str, Any], notes: tuple[str, ...]) -> Decision:
         looked = int(answer.get("other_hands", 0))
         if looked and self.other_hands == "forbidden":
             return Decision(None, f"looked at other players' hands ({looked} getHandCard calls), which this course "
@@ -96,17 +77,6 @@ class StudentPlayer:
         if answer.get("action") == 1 and not answer.get("in_hand"):
             return Decision(None, f"played a card that is not in its hand ({str(answer.get('move'))[:40]})", notes)
         return Decision(str(answer.get("move", ""))[:40], "", notes)
-
-    def close(self) -> None:
-        if self.client is not None:
-            self.client.close()
-        shutil.rmtree(self.work, ignore_errors=True)
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001, S110 - at interpreter exit, nothing more to do
-            pass
 
 
 SEATING = FcdSeating()

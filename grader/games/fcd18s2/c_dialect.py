@@ -6,7 +6,17 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from grader.games.fcd.c_emit import CALLING, CHECKS, GOT, IN_HAND, INCLUDES, NO_SUCH_CARD, VALIDITY_OF
+from grader.games.fcd.c_emit import (
+    CALLING,
+    CHECKS,
+    GOT,
+    IN_HAND,
+    INCLUDES,
+    NO_SUCH_CARD,
+    SEE_HAND,
+    VALID_DRAW_AND_END,
+    VALIDITY_OF,
+)
 from grader.games.fcd.observe import FOREIGN_PROBES, HAND_CAP
 from grader.games.fcd18s2.observations import ORDER
 from grader.games.fcd18s2.observe import INT_PROBES
@@ -71,14 +81,7 @@ SEE_STATE = r'''static void see(Game game, int deckDepth, int discardDepth, cons
         seen.top = got(topDiscard(game));
     }
     int count = seen.ints[I_hand_card_count];
-    seen.handCount = 0;
-    if (!skip[P_hand] && !skip[P_hand_card_count]) {
-        for (int i = 0; i < limit(count); i++) {
-            CALLING("handCard(%d) with %d cards in hand", i, count);
-            seen.hand[i] = got(handCard(game, i));
-        }
-        seen.handCount = limit(count);
-    }
+    SEE_HAND
     if (!skip[P_hand_end_null] && !skip[P_hand_card_count]) {
         CALLING("handCard(%d) with %d cards in hand", count, count);
         seen.handEndNull = count >= 0 && count <= CAP && got(handCard(game, count)) == NULL;
@@ -145,20 +148,12 @@ SEE_STATE = r'''static void see(Game game, int deckDepth, int discardDepth, cons
             }
         }
     }
-    if (!skip[P_valid_draw]) {
-        CALLING("isValidMove(DRAW_CARD)");
-        playerMove m = {DRAW_CARD, RED, NULL};
-        seen.validDraw = isValidMove(game, m);
-    }
-    if (!skip[P_valid_end]) {
-        CALLING("isValidMove(END_TURN)");
-        playerMove m = {END_TURN, RED, NULL};
-        seen.validEnd = isValidMove(game, m);
-    }
+    VALID_DRAW_AND_END
 }
 
 '''
-PRELUDE = (INCLUDES + INT_FUNCTIONS_C + CALLING + CHECKS + SEEN + GOT + SEE_PLAYS + VALIDITY_OF + SEE_STATE
+PRELUDE = (INCLUDES + INT_FUNCTIONS_C + CALLING + CHECKS + SEEN + GOT + SEE_PLAYS + VALIDITY_OF
+           + SEE_STATE.replace("    VALID_DRAW_AND_END\n", VALID_DRAW_AND_END).replace("    SEE_HAND\n", SEE_HAND)
            + IN_HAND + NO_SUCH_CARD)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from grader.core.native import Api, LoadError
+from grader.core.native import Api, open_library
 from grader.games.fcd.loader import CLibrary
 from grader.games.fcd.observe import card_label
 from grader.games.fcd.play import resolve
@@ -73,13 +73,8 @@ def snapshot(fn: dict[str, Any], handle: Any, cards: int) -> tuple[Any, ...]:
 
 def run(request: dict[str, Any], results: Any) -> None:
     send = results.send
-    try:
-        lib = CLibrary(request["lib"], PLAYER_API)
-    except LoadError as err:
-        send({"t": "error", "what": "load", "detail": str(err)[:2000]})
-        return
-    if lib.missing:
-        send({"t": "error", "what": "missing", "detail": ", ".join(lib.missing)})
+    lib = open_library(lambda: CLibrary(request["lib"], PLAYER_API), send, "error")
+    if lib is None:
         return
     deck = request["deck"]
     game = lib.new_game([c[0] for c in deck], [c[1] for c in deck], [c[2] for c in deck])

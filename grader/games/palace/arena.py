@@ -19,16 +19,13 @@ reference's ``Setup`` and ``Game`` (``engine.as_setup``, ``engine.as_game``).
 from __future__ import annotations
 
 import random
-import shutil
-import tempfile
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from grader.core.arena.game import StudentPlayerFactory
 from grader.core.arena.players import Decision, Table
-from grader.core.arena.student import ask_player, build_player
+from grader.core.arena.student import PlayerKit, SandboxedPlayer
 from grader.core.limits import Limits
-from grader.core.worker_client import WorkerClient
 from grader.games.palace.bots import BOTS, Policy
 from grader.games.palace.engine import PalaceTable, as_game
 from grader.games.palace.interface import INCLUDE_DIR
@@ -95,36 +92,25 @@ def _same_move(state: Game, move: PlayerMove, legal: Sequence[str]) -> str | Non
     return None
 
 
-class StudentPlayer:
+class StudentPlayer(SandboxedPlayer):
     """A student's Palace ``player.c``, built with the model and the guard, asked for moves in the sandbox."""
 
-    kind = "student"
+    kit = PlayerKit(headers=tuple(INCLUDE_DIR / h for h in ("PalaceCard.h", "Palace.h", "player.h")),
+                    model=MODEL / "Palace.c", support=(MODEL / "PalaceCard.c",), guard=GUARD, renamed=RENAMED,
+                    prefix="palaceModel_", job="grader.games.palace.decide", packages=("reference",), refused=REFUSED,
+                    refusal="refused: a player may only look at the game through the player-callable functions, C44",
+                    work_prefix="palace-player-")
 
     def __init__(self, folder: str | Path, name: str, limits: Limits, other_hands: str = "forbidden") -> None:
         """``limits``: of one call of decideMove.  ``other_hands`` is not a choice in Palace: C44 forbids
         every runner and test function inside decideMove (the argument is taken for the arena's sake)."""
-        self.folder = Path(folder)
-        self.name = name or self.folder.name
-        self.limits = limits
-        self.work = Path(tempfile.mkdtemp(prefix="palace-player-"))
-        self.work.chmod(0o755)
-        library, self.problem, self.build_output = build_player(
-            self.folder, self.work, headers=[INCLUDE_DIR / h for h in ("PalaceCard.h", "Palace.h", "player.h")],
-            model=MODEL / "Palace.c", support=[MODEL / "PalaceCard.c"], guard=GUARD, renamed=RENAMED,
-            prefix="palaceModel_")
-        self.client = (WorkerClient(library, "grader.games.palace.decide", ("reference",))
-                       if library is not None else None)
+        super().__init__(folder, name, limits)
 
-    def decide(self, state: object, legal: Sequence[str], table: Table) -> Decision:
+    def request(self, state: object, table: Table) -> Mapping[str, object]:
+        return {"setup": table.deck, "moves": list(table.moves)}
+
+    def judge(self, state: object, legal: Sequence[str], answer: Mapping[str, Any], notes: tuple[str, ...]) -> Decision:
         game = as_game(state)
-        if self.client is None:
-            return Decision(None, f"could not play: {self.problem}")
-        answer, forfeit, notes = ask_player(
-            self.client, {"setup": table.deck, "moves": list(table.moves)}, self.limits, REFUSED,
-            "refused: a player may only look at the game through the player-callable functions, C44")
-        if answer is None:
-            assert forfeit is not None  # ask_player gives an answer or a forfeit
-            return forfeit
         written = str(answer.get("move", ""))[:80]
         try:
             move = game.resolve(written) if answer.get("whole") else None
@@ -134,14 +120,3 @@ class StudentPlayer:
         if chosen is None:
             return Decision(None, f"made an invalid move: {written}", notes)
         return Decision(chosen, "", notes)
-
-    def close(self) -> None:
-        if self.client is not None:
-            self.client.close()
-        shutil.rmtree(self.work, ignore_errors=True)
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001, S110 - at interpreter exit, nothing more to do
-            pass

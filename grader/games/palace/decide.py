@@ -15,8 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypedDict, cast
 
+from grader.core.native import open_library
 from grader.games.palace.interface import INCLUDE_DIR, PalaceApi
-from grader.games.palace.library import LoadError, PalaceGame, PalaceLibrary
+from grader.games.palace.library import PalaceGame, PalaceLibrary
 from grader.games.palace.library import warm_up as _warm_up
 from grader.games.palace.observe import Observer
 from grader.games.palace.play import PlayedGame, Results, deck_map, resolve
@@ -71,13 +72,8 @@ def _written(game: PalaceGame, chosen: Any, where: dict[int, int]) -> tuple[str,
 
 def run(request: DecideRequest, results: Results) -> None:
     send = results.send
-    try:
-        lib = PalaceLibrary(request["lib"], PLAYER_API)
-    except LoadError as err:
-        send({"t": "error", "what": "load", "detail": str(err)[:2000]})
-        return
-    if lib.missing:
-        send({"t": "error", "what": "missing", "detail": ", ".join(lib.missing)})
+    lib = open_library(lambda: PalaceLibrary(request["lib"], PLAYER_API), send, "error")
+    if lib is None:
         return
     setup = Setup.parse(request["setup"])
     game = lib.new_game(setup.n_players, setup.ranks, setup.suits, setup.rules)

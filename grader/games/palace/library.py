@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence, SupportsInt
 
-from grader.core.native import LoadError, load_symbols, snake
+from grader.core.native import LoadError, NativeGame, game_class, load_symbols
 from grader.games.palace.interface import API, PalaceApi
 
 if TYPE_CHECKING:
@@ -89,14 +89,13 @@ class PalaceLibrary:
         return self._game_class(self, handle)
 
 
-class PalaceGame:
+class PalaceGame(NativeGame):
     """A game inside the student's library, with the reference engine's method names."""
 
+    _lib: PalaceLibrary
+
     def __init__(self, library: PalaceLibrary, handle: Any) -> None:  # handle: the cffi ``Game`` pointer
-        self._lib = library
-        self._fn = library.functions
-        self._ffi = library.api.ffi()
-        self._handle = handle
+        super().__init__(library, handle)
         self._null = self._ffi.NULL
         self._uintptr = self._ffi.typeof("uintptr_t")
         self._rank, self._suit = library.functions.get("cardRank"), library.functions.get("cardSuit")
@@ -132,20 +131,6 @@ class PalaceGame:
         return m[0]
 
 
-def _int_method(cname: str, nargs: int) -> Callable[..., int]:
-    def method(self: PalaceGame, *args: int) -> int:
-        return int(self._fn[cname](self._handle, *args[:nargs]))
-    method.__name__ = snake(cname)
-    return method
-
-
-def _card_method(cname: str) -> Callable[..., CCard | None]:
-    def method(self: PalaceGame, *args: int) -> CCard | None:
-        return self.card(self._fn[cname](self._handle, *args))
-    method.__name__ = snake(cname)
-    return method
-
-
 def _is_valid_move(self: PalaceGame, move: PlayerMove) -> bool:
     return bool(self._fn["isValidMove"](self._handle, self.c_move(move)))  # any non-zero is TRUE (§1.3)
 
@@ -163,43 +148,13 @@ def _seven_restriction(self: PalaceGame) -> bool:
 
 
 # Wrapped by hand; every other query on a Game is wrapped by what it returns (an int or an enum, or a
-# Card), read from its declaration.
+# Card), read from its declaration (``native.game_class``).
 _OTHER: dict[str, Callable[..., object]] = {"isValidMove": _is_valid_move, "playMove": _play_move,
                                             "destroyGame": _destroy_game, "sevenRestriction": _seven_restriction}
-
-
-def _queries(api: PalaceApi) -> tuple[dict[str, int], tuple[str, ...]]:
-    """The queries on a Game, from the declarations: int-valued ones (an enum is an int) with their
-    number of extra arguments, and Card-valued ones."""
-    ints: dict[str, int] = {}
-    cards: list[str] = []
-    f = api.ffi()
-    game_type, card_type, int_type = f.typeof("Game"), f.typeof("Card"), f.typeof("int")
-    for cname, ftype in api.function_types().items():
-        if cname in _OTHER or not ftype.args or ftype.args[0] is not game_type:
-            continue
-        if ftype.result is int_type or ftype.result.kind == "enum":
-            ints[cname] = len(ftype.args) - 1
-        elif ftype.result is card_type:
-            cards.append(cname)
-    return ints, tuple(cards)
 
 
 @cache
 def _game_class(api: PalaceApi, available: frozenset[str]) -> type[PalaceGame]:
     """A PalaceGame subclass with exactly the methods whose C functions exist (card-valued queries
     only when the card getters exist too: a card is read through them)."""
-    methods: dict[str, Callable[..., object]] = {}
-    card_getters = all(n in available for n in CARD_GETTERS)
-    int_queries, card_queries = _queries(api)
-    for cname, nargs in int_queries.items():
-        if cname in available:
-            methods[snake(cname)] = _int_method(cname, nargs)
-    for cname in card_queries:
-        if cname in available and card_getters:
-            methods[snake(cname)] = _card_method(cname)
-    for cname, fn in _OTHER.items():
-        if cname in available:
-            methods[snake(cname)] = fn
-    return type("PalaceGame", (PalaceGame,), methods)
-
+    return game_class(PalaceGame, api, available, _OTHER, CARD_GETTERS)

@@ -30,16 +30,8 @@ C_RANKS = {r: r.name for r in Rank}
 C_SUITS = {s: s.name for s in Suit}
 C_ACTIONS = {a: a.name for a in Action}
 
-PRELUDE = r"""
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include "Palace.h"
-
-static int moveNumber;
-
+# The C both the memory stage's replay and the repro programs (``repro``) find a move's cards with.
+IN_ZONE = r"""
 /* The card of that look in the current seat's zone (its hand; its face-up row once the hand is empty,
    unless it is choosing), not one already taken for this move; NULL when there is none. */
 static Card inZone(Game game, int choosing, rank r, suit s, Card *taken, int nTaken) {
@@ -62,6 +54,17 @@ static Card inZone(Game game, int choosing, rank r, suit s, Card *taken, int nTa
     return NULL;
 }
 """
+
+PRELUDE = r"""
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "Palace.h"
+
+static int moveNumber;
+""" + IN_ZONE
 
 TOUCH = r"""
 static void touch(Game game) {

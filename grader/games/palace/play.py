@@ -43,9 +43,10 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, Protocol, Required, Sequence, TypedDict, cast
 
+from grader.core.native import open_library
 from grader.games.palace.frames import ASK, INDEX_RANGES, OVER, RECHECK, AskedMove, AskEntry, Event, max_frames
 from grader.games.palace.interface import API
-from grader.games.palace.library import LoadError, PalaceLibrary
+from grader.games.palace.library import PalaceLibrary
 from grader.games.palace.library import warm_up as _warm_up
 from grader.games.palace.observe import (
     CALL_IDS,
@@ -385,15 +386,9 @@ def recheck(game: object, obs: Mapping[str, object], n_players: int, trace: Trac
 def run(request: PlayRequest, results: Results) -> None:
     """Play one Palace game on the student library; every step is a frame sent to ``results``."""
     send, trace = results.send, results.at
-    try:
-        lib = PalaceLibrary(request["lib"])
-    except LoadError as err:
-        send({"t": Event.ERROR.value, "what": "load", "detail": str(err)[:2000]})
+    lib = open_library(lambda: PalaceLibrary(request["lib"]), send, Event.ERROR.value, NEEDED)
+    if lib is None:
         return
-    for needed in NEEDED:
-        if not lib.has(needed):
-            send({"t": Event.ERROR.value, "what": "missing", "detail": needed})
-            return
     setup = Setup.parse(request["setup"])
     tokens: Sequence[str] = request["moves"]
     specs = [MoveSpec.parse(t) for t in tokens]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol, Sequence
 from grader.core.native import c_string
 from grader.games.palace.compare import COUNTS, SCALARS, after_words, entry_label, ref_text
 from grader.games.palace.interface import COURSE_HEADERS, INCLUDE_DIR
+from grader.games.palace.memcheck import IN_ZONE
 from grader.games.palace.scenarios import Expect, Malformed, Scenario, load_scenarios
 from grader.games.palace.session import ask_entry
 from reference.palace import Action, CardRef, MoveSpec, Phase, Rank, Suit
@@ -54,26 +55,7 @@ static void checkInt(const char *what, int expected, int got) {
         failures++;
     }
 }
-
-/* The card of that look in the current seat's zone (its hand; its face-up row once the hand is empty, unless
-   it is choosing), not one already taken for this move; NULL when there is none. */
-static Card inZone(Game game, int choosing, rank r, suit s, Card *taken, int nTaken) {
-    int seat = currentPlayer(game);
-    int fromHand = choosing || handCardCount(game) > 0;
-    int n = fromHand ? handCardCount(game) : faceUpCount(game, seat);
-    for (int i = 0; i < n && i < 1000; i++) {
-        Card c = fromHand ? handCard(game, i) : faceUpCard(game, seat, i);
-        int used = 0;
-        for (int k = 0; k < nTaken; k++) {
-            used |= taken[k] == c;
-        }
-        if (c != NULL && !used && cardRank(c) == r && cardSuit(c) == s) {
-            return c;
-        }
-    }
-    return NULL;
-}
-
+""" + IN_ZONE + r"""
 /* A card of that look anywhere in the game (every seat's zones, the piles), not one already taken. */
 static Card anywhere(Game game, rank r, suit s, Card *taken, int nTaken) {
     Card found[4000];
