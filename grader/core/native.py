@@ -39,14 +39,17 @@ class Api:
     """One game's (or edition's) C interface, read from the headers students include: its declarations,
     its functions in header order, the cffi type of each (built once per process)."""
 
-    def __init__(self, include_dir: Path, headers: tuple[str, ...]) -> None:
+    def __init__(self, include_dir: Path, headers: tuple[str, ...],
+                 elsewhere: Mapping[str, Path] | None = None) -> None:
+        """``elsewhere``: headers of the interface that are not the course's (a players' guard: its path)."""
         self.include_dir, self.headers = include_dir, headers
+        self.elsewhere = dict(elsewhere or {})
         self._ffi: cffi.FFI | None = None
         self._types: dict[str, Any] | None = None
         self.functions = self._declared_functions()
 
     def header_text(self, name: str) -> str:
-        return (self.include_dir / name).read_text()
+        return (self.elsewhere.get(name) or self.include_dir / name).read_text()
 
     def _declared_functions(self) -> tuple[str, ...]:
         """The functions the API headers declare, in header order: the one list of the API."""

@@ -30,14 +30,9 @@ INT_QUERIES = ("numCards", "currentPlayer", "currentTurn", "numTurns", "currentT
 PILES = ("getDeckCard", "getDiscardPileCard")
 
 
-class PlayerApi(Api):
-    """The course's headers and player.h, and the guard's three functions."""
-
-    def header_text(self, name: str) -> str:
-        return (GUARD_DIR / name).read_text() if name == "fcd_guard.h" else super().header_text(name)
-
-
-PLAYER_API = PlayerApi(INCLUDE_DIR, ("Card.h", "Game.h", "player.h", "fcd_guard.h"))
+# The course's headers and player.h, and the guard's three functions.
+PLAYER_API = Api(INCLUDE_DIR, ("Card.h", "Game.h", "player.h", "fcd_guard.h"),
+                 {"fcd_guard.h": GUARD_DIR / "fcd_guard.h"})
 
 
 def warm_up() -> None:

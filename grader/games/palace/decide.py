@@ -27,14 +27,9 @@ from reference.palace.cards import format_key
 GUARD_DIR = Path(__file__).resolve().parent / "arena_c"
 
 
-class PlayerApi(PalaceApi):
-    """The course's headers and player.h, and the guard's three functions."""
-
-    def header_text(self, name: str) -> str:
-        return (GUARD_DIR / name).read_text() if name == "palace_guard.h" else super().header_text(name)
-
-
-PLAYER_API = PlayerApi(INCLUDE_DIR, ("PalaceCard.h", "Palace.h", "player.h", "palace_guard.h"))
+# The course's headers and player.h, and the guard's functions.
+PLAYER_API = PalaceApi(INCLUDE_DIR, ("PalaceCard.h", "Palace.h", "player.h", "palace_guard.h"),
+                       {"palace_guard.h": GUARD_DIR / "palace_guard.h"})
 
 
 def warm_up() -> None:
