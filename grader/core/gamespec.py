@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Self, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Protocol, Self, Sequence
 
 from grader.core.engine import Engine
 
@@ -114,7 +114,7 @@ class LaterStages(Protocol):
     and their results; ``random_games``: how many (None: the configuration's), ``memory``: whether that stage runs."""
 
     def __call__(self, session: Session, config: MarkingConfig, played: Sequence[tuple[Scenario, TestResult]], *,
-                 random_games: int | None, memory: bool) -> list[TestResult]: ...
+                 random_games: int | None, memory: bool) -> Iterable[TestResult]: ...  # as they come
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from reference.palace import BY_ID
 
 if TYPE_CHECKING:  # annotations only: the sandbox imports this package too
     from grader.core.config import MarkingConfig
-    from grader.core.gamespec import LaterStages, Owners, Ruling, Session
+    from grader.core.gamespec import Owners, Ruling, Session
     from grader.core.gamespec import Scenario as CoreScenario
     from grader.core.limits import LimitChanges, Limits
     from grader.core.replay import Frame
@@ -122,8 +122,7 @@ GAME = GameSpec(
     load_scenarios=_scenarios,
     open_session=_open_session,
     owners=_owners,
-    # grade.py iterates over the later stages' tests, which come as they are made (LaterStages says a list)
-    later_stages=cast("LaterStages", _later_stages),
+    later_stages=_later_stages,
     write_repros=_write_repros,
     replay_frames=_replay_frames,
     suite_targets=None,
