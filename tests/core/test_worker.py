@@ -17,7 +17,7 @@ from grader.core import protocol
 from grader.core.config import MarkingConfig
 from grader.core.sandbox import detect_mode
 from grader.core.worker import RESULTS_FULL_EXIT, ForkServer, Results, ResultsFull, _descendants, run_one, use_job
-from grader.games.fcd.play import max_frames
+from grader.games.fcd.frames import max_frames
 from grader.games.fcd.session import play
 from grader.games.fcd18s2 import GAME
 from grader.games.fcd18s2.play import warm_up

@@ -26,7 +26,6 @@ from reference import Deck
 # Values with no effect when turned up first (not ZERO, 2, A or D), so the probe's game starts plainly.
 PLAIN_VALUES = (1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15)
 DISTINCT = len(PLAIN_VALUES) * 5 * 5  # distinct plain cards: decks up to this size are probed card by card
-DEAL_OBSERVATIONS = ("hands", "top_discard", "deck_pile")  # what the probe reads
 Place = tuple[str] | tuple[str, int]  # ("hand", p), ("discard",), ("draw", k)
 
 

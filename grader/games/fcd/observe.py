@@ -123,10 +123,6 @@ def card_label(key: Sequence[SupportsInt]) -> str:
     return f"<{v},{c},{s}>"
 
 
-def card_name(data: list[int] | None) -> str:
-    return "NULL" if data is None else card_label(data)
-
-
 def pile_depths(game: PileSizes, full: bool) -> tuple[int, int]:
     """How deep to read the draw and discard piles of the reference ``game`` (the worker is told)."""
     sizes = (game.draw_pile_size(), game.discard_pile_size())

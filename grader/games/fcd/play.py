@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Required, TypedDi
 
 from grader.core.native import Api, open_library
 from grader.games.fcd.focus import validity_field
-from grader.games.fcd.frames import PACKED_CAPACITY, Event, max_frames
+from grader.games.fcd.frames import PACKED_CAPACITY, Event
 from grader.games.fcd.loader import CGame, CLibrary
 from grader.games.fcd.observe import DESTROY_GAME, FIND_CARD, NEW_GAME, PLAY_MOVE, MadeMove, Obs, Observer, Trace
 from grader.games.fcd.packed import OUTCOMES
@@ -27,7 +27,7 @@ from grader.games.fcd.packed import OUTCOMES
 if TYPE_CHECKING:
     from grader.games.fcd.edition import WrittenMove
 
-__all__ = ["Event", "Job", "play_game", "resolve", "refused", "max_frames"]
+__all__ = ["Job", "play_game", "resolve", "refused", "move_ints"]
 
 
 class Request(TypedDict, total=False):

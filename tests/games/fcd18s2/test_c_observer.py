@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from grader.core.results import Verdict
+from grader.games.fcd.frames import Event
 from grader.games.fcd.packed import OUTCOMES, pack_step, pack_trace
-from grader.games.fcd.play import Event
 from grader.games.fcd.random_games import FAMILIES, generated_games
 from grader.games.fcd.reference_trace import cached_packed_trace
 from grader.games.fcd.session import DIFFERENT, EQUAL, judge_run, play
