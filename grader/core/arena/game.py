@@ -1,5 +1,6 @@
 """The game at the table (``ArenaGame``): a game's engine, the core's one state contract, with its seating
-(``Seating``: baselines, students' players, the stand-in move), which a game registers with ``GameSpec.arena``.
+(``Seating``: baselines, students' players, the stand-in move, who may see which cards), which a game registers
+with ``GameSpec.arena``.
 """
 
 from __future__ import annotations
@@ -7,30 +8,65 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Literal, Mapping, Protocol, Sequence
 
 from grader.core.engine import Engine
+
+from .players import Player
 
 if TYPE_CHECKING:
     from grader.core.limits import Limits
 
-    from .players import Player
-
 # A baseline: (state, legal moves, its own random numbers) -> one of the legal moves.
 Policy = Callable[[object, Sequence[str], random.Random], str]
+
+
+# Who sees a part of the table's cards while the game is on: everyone, only the seat it belongs to, or no one
+# (a face-down card).  Its size is always seen; everything is seen once the game is over.
+Seen = Literal["all", "owner", "none"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a game's replay frame (``Frame.seats``): the seat it belongs to, which of that seat's rows it is
+    ("" when a seat has one row), and who sees its cards in play."""
+
+    seat: int
+    part: str
+    seen: Seen
+
+
+@dataclass(frozen=True)
+class Privacy:
+    """What a person at one seat may see of a replay frame (``fcd-play --web``): a rule for each row of
+    ``Frame.seats`` and each pile of ``Frame.piles``, in order.  A row or pile without a rule is not seen."""
+
+    rows: tuple[Row, ...]
+    piles: tuple[Literal["all", "none"], ...]  # a pile belongs to no seat: everyone sees its cards, or no one
+
+
+class BuiltPlayer(Player, Protocol):
+    """A student's player, built before its first move: ``problem`` says why it could not be built ('' when it
+    was) and ``build_output`` what the compiler said."""
+
+    @property
+    def problem(self) -> str: ...
+
+    @property
+    def build_output(self) -> str: ...
 
 
 class StudentPlayerFactory(Protocol):
     """A game's student player: (the student's folder, the entrant's name, the limits of one decideMove call,
     "allowed" or "forbidden" to look at the other hands) -> the player."""
 
-    def __call__(self, folder: str | Path, name: str, limits: Limits, other_hands: str) -> Player: ...
+    def __call__(self, folder: str | Path, name: str, limits: Limits, other_hands: str) -> BuiltPlayer: ...
 
 
 class Seating(Protocol):
     """A game at the table (``GameSpec.arena``): the engine it plays there (the game's own, or a variant of it
-    bound once: Palace seats four), its baselines, its students' players, and the move a seat that forfeited
-    makes."""
+    bound once: Palace seats four), its baselines, its students' players, the move a seat that forfeited
+    makes, and who sees which cards while the game is on."""
 
     @property
     def engine(self) -> Engine: ...
@@ -42,6 +78,9 @@ class Seating(Protocol):
     def student_player(self) -> StudentPlayerFactory | None: ...  # None if students cannot play
 
     def stand_in(self, state: object, legal: Sequence[str]) -> str: ...  # the move of a seat that forfeited
+
+    @property
+    def privacy(self) -> Privacy: ...  # who sees which cards of the game's replay frames while it is on
 
 
 @dataclass(frozen=True)
@@ -99,3 +138,7 @@ class ArenaGame:
 
     def stand_in(self, state: object, legal: Sequence[str]) -> str:
         return self.seating.stand_in(state, legal)
+
+    @property
+    def privacy(self) -> Privacy:
+        return self.seating.privacy

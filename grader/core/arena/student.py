@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from grader.core.arena.players import Decision, Table
-from grader.core.build import CC, CFLAGS, trim
+from grader.core.build import CC, CFLAGS, errors_first, trim
 from grader.core.classify import classify
 from grader.core.limits import Limits
 from grader.core.results import Verdict
@@ -93,6 +93,20 @@ def build_player(folder: Path, work: Path, *, headers: Sequence[Path], model: Pa
     return lib_dir / name, "", ""
 
 
+COMPILER_LINES = 12  # lines of the compiler's message shown for a player.c that does not compile
+
+
+def compiler_lines(output: str, source: str, keep: int = COMPILER_LINES) -> list[str]:
+    """The first ``keep`` lines of what the compiler said of a player that does not compile (``build_player``'s
+    third value), its errors first, each ``player.c:LINE`` naming ``source``: the file the student edits, not the
+    copy the build compiled.  A last line says how many more there were."""
+    lines = [line.rstrip() for line in errors_first(output).rstrip("\n").splitlines()]
+    named = [source + line.removeprefix("player.c") if line.startswith("player.c:") else line for line in lines]
+    if len(named) > keep:
+        return [*named[:keep], f"... ({len(named) - keep} more lines: fix the first error, then compile again)"]
+    return named
+
+
 @dataclass(frozen=True)
 class PlayerKit:
     """What a game builds its students' players with (``build_player``'s course files) and asks them through:
@@ -115,7 +129,9 @@ class PlayerKit:
 class SandboxedPlayer:
     """A student's ``player.c`` at a game's table: built with the game's kit (``build_player``) into a work folder
     of its own, asked in the sandbox (``ask_player``); a game says what to ask (``request``) and judges the answer
-    (``judge``).  ``problem``: why it could not be built ('' when it was)."""
+    (``judge``).  ``problem``: why it could not be built ('' when it was), ``build_output``: what the compiler said
+    (``fcd-play`` builds every player before the first game and says so there: the forfeit ``decide`` gives
+    for a player that was not built is for a caller that did not)."""
 
     kind = "student"
     kit: PlayerKit
@@ -142,7 +158,8 @@ class SandboxedPlayer:
 
     def decide(self, state: object, legal: Sequence[str], table: Table) -> Decision:
         if self.client is None:
-            return Decision(None, f"could not play: {self.problem}")
+            error = next((line for line in compiler_lines(self.build_output, "player.c") if "error" in line), "")
+            return Decision(None, f"could not play: {self.problem}" + (f" ({error})" if error else ""))
         answer, forfeit, notes = ask_player(self.client, self.request(state, table), self.limits, self.kit.refused,
                                             self.kit.refusal)
         if answer is None:

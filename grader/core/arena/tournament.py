@@ -2,7 +2,8 @@
 
 Duplicate seating: every deck is played once per rotation of the table, each player taking every seat,
 so no one is favoured by the cards or the seat.  A class larger than a table is shuffled into tables
-each round (filled up with ``random`` baselines), seeded, so the same entrants give the same games.
+each round (the last filled up with ``random`` baselines, each named as one: ``fillers``), seeded, so the same
+entrants give the same games.
 Tables run in parallel processes; each process makes its players once (a student's player: its
 library and its sandboxed worker) and keeps them.  With ``watch``, the tournament stops as soon as a
 sequential test has decided, for every watched pair, whether the first places above the second.
@@ -40,19 +41,30 @@ class Table:
     deck_seed: int
 
 
+FILLER = "random"  # the baseline that takes a seat no entrant fills
+
+
+def filler_name(policy: str, which: str) -> str:
+    """A baseline the runner seated itself, named so that no one takes it for a player they named."""
+    return f"{policy} (baseline, {which})"
+
+
+def fillers(entrants: Sequence[Entrant], seats: int) -> list[Entrant]:
+    """The baselines that fill the last table's empty seats each round (none when the entrants fill their
+    tables): the same ones every round, so each has a line in the standings."""
+    return [Entrant(filler_name(FILLER, f"filler {k}"), "bot", FILLER) for k in range(1, -len(entrants) % seats + 1)]
+
+
 def schedule(entrants: Sequence[Entrant], rounds: int, seats: int, seed: int, first_round: int = 0) -> list[Table]:
     """``rounds`` rounds of tables (from round ``first_round``): each round, the entrants shuffled into tables
-    of ``seats`` (the last filled with random baselines), each table with a deck seed of its own."""
+    of ``seats`` (the last filled with ``fillers``), each table with a deck seed of its own."""
     tables = []
     for r in range(first_round, first_round + rounds):
         rng = random.Random(seed * 1_000_003 + r)
         order = list(entrants)
         if len(order) > seats:
             rng.shuffle(order)
-        fill = 0
-        while len(order) % seats:
-            order.append(Entrant(f"random#{fill}", "bot", "random"))
-            fill += 1
+        order += fillers(entrants, seats)
         for t in range(0, len(order), seats):
             tables.append(Table(tuple(order[t:t + seats]), rng.randrange(1 << 30)))
     return tables

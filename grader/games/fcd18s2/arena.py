@@ -16,7 +16,7 @@ import random
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from grader.core.arena.game import Policy, StudentPlayerFactory
+from grader.core.arena.game import Policy, Privacy, Row, StudentPlayerFactory
 from grader.core.arena.players import Decision, Table
 from grader.core.arena.student import PlayerKit, SandboxedPlayer
 from grader.core.limits import Limits
@@ -32,13 +32,16 @@ REFUSED = {1: "playMove", 2: "newGame", 4: "destroyGame"}
 
 
 class FcdSeating:
-    """The 2018 game's seating at the table: the baselines, a student's ``player.c``, and the stand-in move."""
+    """The 2018 game's seating at the table: the baselines, a student's ``player.c``, the stand-in move, and who
+    sees what (``privacy``: in the replay's frames, a row per seat, its hand; then the draw pile and the discard
+    pile: a seat sees its own hand, everyone's hand size, the discards, not the draw pile's next cards)."""
 
     engine = ENGINE
 
     def __init__(self) -> None:
         self.bots: dict[str, Policy] = {name: _bot(policy) for name, policy in BOTS.items()}
         self.student_player: StudentPlayerFactory | None = StudentPlayer
+        self.privacy = Privacy(tuple(Row(seat, "", "owner") for seat in range(ENGINE.seats)), ("none", "all"))
 
     def stand_in(self, state: object, legal: Sequence[str]) -> str:
         return next((m for m in ("draw", "end") if m in legal), legal[0])

@@ -22,7 +22,7 @@ import random
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from grader.core.arena.game import StudentPlayerFactory
+from grader.core.arena.game import Privacy, Row, StudentPlayerFactory
 from grader.core.arena.players import Decision, Table
 from grader.core.arena.student import PlayerKit, SandboxedPlayer
 from grader.core.limits import Limits
@@ -48,13 +48,19 @@ REFUSED = {1: "playMove", 2: "newGame", 4: "destroyGame", 8: "gameWinner", 16: "
 
 class PalaceSeating:
     """Palace at the table: its engine there (``PalaceTable``: four seats, the base game unless told otherwise),
-    the baselines, a student's ``player.c``, and the stand-in move."""
+    the baselines, a student's ``player.c``, the stand-in move, and who sees what (``privacy``: in the replay's
+    frames, three rows a seat -- its hand, seen by its seat only; its face-up cards, seen by all; its face-down
+    cards, seen by no one, not even its seat -- then the pile and the burnt cards, seen by all, and the draw pile,
+    by no one)."""
 
     def __init__(self, seats: int = 4, rules: int = RULES_BASIC) -> None:
         self.engine = PalaceTable(seats, rules)
         self.bots: dict[str, Callable[[object, Sequence[str], random.Random], str]] = {
             name: _bot(policy) for name, policy in BOTS.items()}
         self.student_player: StudentPlayerFactory | None = StudentPlayer
+        self.privacy = Privacy(tuple(row for seat in range(seats) for row in (
+            Row(seat, "hand", "owner"), Row(seat, "face up", "all"), Row(seat, "face down", "none"))),
+            ("all", "none", "all"))
 
     def stand_in(self, state: object, legal: Sequence[str]) -> str:
         """A seat that forfeited plays on passively: it takes the pile when it may, else the first move."""
