@@ -6,7 +6,9 @@ first-to-come, the size), the facts a student checks (counters, colour, ...)
 and the moves valid there -- plain strings in the game's own notation, so the
 same replay serves every game (each game's ``GameSpec.replay_frames`` makes
 them from its reference engine) and, later, games between players.
-``Difference`` is what a test found at one step, expected against got.
+``Difference`` is what a test found at one step, expected against got -- or, for a game the submission
+stopped in (it crashed, hung, exited...), the call in progress there and what became of it
+(``call_in_progress``: ``kind`` "call").
 
 A replay is embedded in a report as JSON (``embed_json``): escaped so that no
 student-controlled text can end the ``<script>`` element it sits in.
@@ -16,11 +18,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import signal as signals
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Sequence, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Callable, NotRequired, Sequence, TypedDict, TypeVar
+
+from grader.core.results import DifferenceRow, Verdict
+from grader.core.run_report import Enforced
 
 if TYPE_CHECKING:
     from grader.core.results import SubmissionResult, TestResult
+    from grader.core.run_report import RunReport
 
 FORMAT = "replay/1"  # the packed JSON form (``Replay.to_json``), named so a reader can refuse another
 
@@ -49,12 +56,16 @@ class Frame:
     valid: tuple[str, ...]  # the moves valid now, in the game's notation
 
 
+DIFFERENCE, CALL = "difference", "call"  # a ``Difference``'s kinds: values that differ; the call a game stopped in
+
+
 @dataclass(frozen=True)
 class Difference:
     step: int
     what: str  # the call a student recognises: "currentPlayer()"
     expected: str
     got: str
+    kind: str = DIFFERENCE  # CALL: ``what`` is the call in progress when the game stopped, ``got`` what became of it
 
 
 class DifferenceJSON(TypedDict):
@@ -62,6 +73,7 @@ class DifferenceJSON(TypedDict):
     what: str
     expected: str
     got: str
+    kind: NotRequired[str]  # absent: DIFFERENCE (a replay written before kinds existed)
 
 
 # The packed form's parts: each string an index into ``strings``; a part unchanged since the frame before is None.
@@ -129,8 +141,8 @@ class Replay:
             frames.append((f.step, ref(f.move), current, seats, piles, facts, valid))
             previous = f
         return {"format": FORMAT, "title": self.title, "strings": list(strings), "frames": frames,
-                "differences": [{"step": d.step, "what": d.what, "expected": d.expected, "got": d.got}
-                                for d in self.differences]}
+                "differences": [{"step": d.step, "what": d.what, "expected": d.expected, "got": d.got,
+                                 "kind": d.kind} for d in self.differences]}
 
     @classmethod
     def from_json(cls, data: ReplayJSON) -> Replay:
@@ -175,10 +187,78 @@ def embed_json(replay: Replay) -> str:
 MAX_FRAMES = 2000  # a replay shows at most this many steps, the last of them the difference's
 
 
+# The verdicts of a game the submission stopped in (it crashed, hung, exited, ...): their difference row, when
+# they have one, is the call in progress (``call_in_progress``), not values that differ.
+STOPPED = frozenset({Verdict.CRASHED, Verdict.TIMED_OUT, Verdict.EXITED, Verdict.MEMORY, Verdict.OUTPUT,
+                     Verdict.PROTOCOL})
+# A signal in a word or two, for the replay's line ("crashed (segmentation fault)"); the failure message has the
+# whole sentence (``grader.core.classify.SIGNAL_WORDS``).
+SIGNAL_NAMES: dict[int, str] = {
+    signals.SIGSEGV: "segmentation fault", signals.SIGABRT: "abort", signals.SIGFPE: "arithmetic error",
+    signals.SIGBUS: "bus error", signals.SIGILL: "illegal instruction", signals.SIGXFSZ: "file-size limit",
+    signals.SIGKILL: "killed",
+}
+
+
+def stopped_words(verdict: Verdict, report: RunReport) -> str:
+    """What became of the call in progress, in a few words: "did not return within 2 s", "crashed (segmentation
+    fault)"; the limits are the run's own (``report.limits``: after a first hang, the short ones)."""
+    limits = report.limits
+    if verdict is Verdict.TIMED_OUT:
+        if report.enforced is not Enforced.WALL:
+            return f"did not return within {limits.cpu} s of CPU time"
+        if limits.stall and report.wall < limits.wall:  # cut by the stall limit (``grader.core.session``)
+            return (f"did not return: no progress for {limits.stall:g} s (a hang is waited for in full, "
+                    f"{limits.wall:g} s, only once)")
+        return f"did not return within {limits.wall:g} s"
+    if verdict is Verdict.CRASHED:
+        if report.signal is None:
+            return "crashed (the library could not be loaded)"
+        try:
+            name = SIGNAL_NAMES.get(report.signal) or signals.Signals(report.signal).name
+        except ValueError:
+            name = f"signal {report.signal}"
+        return f"crashed ({name})"
+    if verdict is Verdict.MEMORY:
+        return f"went over the {limits.memory_mb} MiB memory limit"
+    if verdict is Verdict.EXITED:
+        code = report.exit_code
+        return "ended the program" + (f" (exit code {code})" if code is not None else "")
+    if verdict is Verdict.OUTPUT:
+        return f"printed more than {limits.output_kb} KiB"
+    return "corrupted the grader's results channel" if verdict is Verdict.PROTOCOL else verdict.value
+
+
+def call_in_progress(report: RunReport, verdict: Verdict, *, moves: int, made: int,
+                     words: Callable[[tuple[int, ...]], str]) -> DifferenceRow | None:
+    """The difference row of a game the submission stopped in (``STOPPED``: a crash, a hang, ...): the call in
+    progress when it stopped, at the step the replay opens at; None for any other verdict (a game's own error,
+    such as newGame returning NULL, says what it is in its message).
+
+    The step is the reference's state when that call was made: the number of moves made by then, which the job
+    writes into the call slot with every call (``report.call[0]``: ``grader.core.worker.Results.step``, set
+    after each move is made).  So a call that is a move (``playMove`` of move k + 1, or looking for its card,
+    or asking if it is valid) shows step k -- the game *before* that move, the one the move was made on --
+    and a call that reads the game after move k (a probe, an asked question) shows step k too, the game it was
+    reading; ``newGame`` and loading the library show step 0 (the game as dealt), ``destroyGame`` the last
+    step.  That is not ``TestResult.played_moves`` (the steps the submission's game was observed at, one fewer
+    when it stopped while being read) nor ``failed_after`` (the moves a shorter game needs to stop the same
+    way: the move in progress included).  The call slot is memory the submission could write: the step is
+    kept within the game (0 to ``moves``), and with no call recorded it is ``made``, the moves the job said
+    it made.  ``words`` names the call as a student would write it (the game's ``describe_call``)."""
+    if verdict not in STOPPED:
+        return None
+    call = report.call
+    step = max(0, min(call[0] if call is not None else made, moves))
+    what = words(call) if call is not None else "(the call your code was in is not known)"
+    return {"step": step, "what": what, "expected": "to return", "got": stopped_words(verdict, report)}
+
+
 def replay_address(test: TestResult) -> str | None:
-    """Where a report shows a failed test's game, opened at its first difference: ``<test id>/step-<n>``
-    (the fragment of ``report.html``'s address); None for a test with no replay (it passed, is hidden,
-    did not fail on a game, or broke the grader)."""
+    """Where a report shows a failed test's game, opened at its first difference (or, for a game the submission
+    stopped in, at the call in progress: ``call_in_progress``): ``<test id>/step-<n>`` (the fragment of
+    ``report.html``'s address); None for a test with no replay (it passed, is hidden, did not fail on a game, or
+    broke the grader)."""
     if test.hidden or not test.deck or test.verdict.family != "fail":
         return None
     step = int(test.difference["step"]) if test.difference else 0
@@ -207,6 +287,8 @@ def replays_of(result: SubmissionResult, frames_of: Callable[[str, str], Sequenc
             continue
         last = min(int(d["step"]) if d else 0, len(frames) - 1)  # the window kept ends at the difference
         frames = frames[max(0, last + 1 - MAX_FRAMES):][:MAX_FRAMES]
-        differences = (Difference(int(d["step"]), str(d["what"]), str(d["expected"]), str(d["got"])),) if d else ()
+        kind = CALL if t.verdict in STOPPED else DIFFERENCE  # a game it stopped in: the row is the call in progress
+        differences = ((Difference(int(d["step"]), str(d["what"]), str(d["expected"]), str(d["got"]), kind),)
+                       if d else ())
         out[t.id] = Replay(title, frames, differences)
     return out

@@ -2,8 +2,9 @@
 
 A failing mutant's report opens each failed game at its first difference with the expected and got
 values; the keyboard steps through the moves and the state shown is the reference's at each step; a
-deep link (#<test>/step-<n>) opens that step; and text a hostile submission printed, or put in a game,
-never runs as script.  On a failure the page is saved as a screenshot beside the test's files.
+deep link (#<test>/step-<n>) opens that step; a game the submission hung in opens at the step that call was
+made on, the call in progress shown; and text a hostile submission printed, or put in a game, never runs as
+script.  On a failure the page is saved as a screenshot beside the test's files.
 """
 
 from __future__ import annotations
@@ -32,6 +33,26 @@ def mutant_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     "skip_ignored"), "--out", str(out), "--random-games", "0", "--no-memory", "--quiet"],
                    check=False, capture_output=True, timeout=300)
     return out
+
+
+HANG_TEST = "declare/declaration_lasts_while_d_on_top"  # five moves: the fifth playMove never returns
+
+
+@pytest.fixture(scope="module")
+def hang_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """fixtures/submissions/hostile/hang_on_fifth_play_move graded on one scenario of five moves, under limits of
+    1 CPU second and 2 s (a marking configuration of its own: the shipped one waits 10 s for a hang)."""
+    out = tmp_path_factory.mktemp("hang")
+    shipped = (ROOT / "grader" / "games" / "fcd18s2" / "marking.toml").read_text()
+    assert "cpu_seconds = 5 " in shipped and "wall_seconds = 10 " in shipped
+    config = out / "marking.toml"
+    config.write_text(shipped.replace("cpu_seconds = 5 ", "cpu_seconds = 1 ").replace("wall_seconds = 10 ",
+                                                                                      "wall_seconds = 2 "))
+    subprocess.run([sys.executable, "-m", "grader.core.cli", str(ROOT / "fixtures" / "submissions" / "hostile" /
+                    "hang_on_fifth_play_move"), "--out", str(out / "report"), "--config", str(config),
+                    "--only", HANG_TEST, "--random-games", "0", "--no-memory", "--quiet"],
+                   check=False, capture_output=True, timeout=300)
+    return out / "report"
 
 
 def _seats_shown(box: object) -> list[list[str]]:
@@ -94,6 +115,36 @@ def test_the_link_in_junit_opens_the_first_difference(mutant_report: Path, tmp_p
         assert box.locator(".where").text_content().startswith(f"step {test['difference']['step']} of")
         assert box.locator(".diff .got").text_content() == f"got: {test['difference']['got']}"
         assert errors == []
+
+
+def test_a_game_that_hung_opens_at_the_step_of_the_call_in_progress_and_shows_that_call(hang_report: Path,
+                                                                                       tmp_path: Path) -> None:
+    """The fifth playMove (move 5, 6PS) never returns: the replay opens at step 4, the reference's game that move
+    was made on (6PS among its valid moves), with the call in progress and what became of it; the step after
+    shows no call; and the link the JUnit message ends with opens the same step."""
+    test = next(t for t in json.loads((hang_report / "result.json").read_text())["tests"] if t["id"] == HANG_TEST)
+    assert test["verdict"] == "timed out"
+    frames = get("fcd18s2").replay_frames(test["deck"], test["moves"])
+    assert len(frames) == 6 and frames[5].move == "6PS"
+    link = f"report.html#{HANG_TEST}/step-4"
+    assert f"See the game step by step: {link}" in (hang_report / "junit.xml").read_text()
+    for address in ("report.html", link):
+        with browser_page(tmp_path) as (page, errors):
+            page.goto((hang_report / address.split("#")[0]).as_uri() + address[len("report.html"):])
+            box = page.locator(f"div.replay[data-test='{HANG_TEST}']")
+            assert box.locator(".where").text_content() == f"step 4 of 5 (after {frames[4].move})"
+            call = box.locator(".diff.call")
+            assert call.locator(".what").text_content() == "The call in progress: playMove(6PS) at move 5"
+            assert call.locator(".expected").text_content() == "expected: to return"
+            assert call.locator(".got").text_content().startswith("got: did not return")
+            assert call.locator(".stopped").text_content() == "The game below is the one that call was made on."
+            assert _seats_shown(box) == [list(s.cards) for s in frames[4].seats]
+            assert "6PS" in box.locator(".valid .card").all_text_contents()
+            box.focus()
+            page.keyboard.press("ArrowRight")
+            assert box.locator(".where").text_content().startswith("step 5 of 5 (after 6PS)")
+            assert box.locator(".diff").count() == 0
+            assert errors == []
 
 
 def test_a_submission_that_prints_markup_leaves_the_page_whole_and_runs_nothing(tmp_path: Path) -> None:

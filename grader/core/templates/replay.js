@@ -1,7 +1,9 @@
 /* The replay of a failed test's game (grader/core/replay.py): one viewer per
  * <div class="replay">, drawn from the JSON beside it.  It opens at the first
- * difference; the arrow keys, Home and End (while the replay has the focus)
- * and the slider step through the moves; every step has an address,
+ * difference -- or, for a game the submission stopped in (a crash, a hang), at
+ * the step the call in progress was made on, that call shown (kind "call");
+ * the arrow keys, Home and End (while the replay has the focus) and the
+ * slider step through the moves; every step has an address,
  * #<test id>/step-<n>.  Every string is set as text (textContent), never as
  * HTML: what a submission printed cannot become markup here.  Needs table.js. */
 (function () {
@@ -58,10 +60,13 @@
       label.textContent = "step " + f.step + " of " + frames[frames.length - 1].step + (f.move ? " (after " + f.move + ")" : " (as dealt)");
       body.textContent = "";
       diffs.filter(function (d) { return d.step === f.step; }).forEach(function (d) {
-        var box2 = el("div", "diff");
-        box2.appendChild(el("div", "what", "First difference: " + d.what));
+        // kind "call": the game stopped in a call (a crash, a hang): this is the game that call was made on.
+        var call = d.kind === "call";
+        var box2 = el("div", call ? "diff call" : "diff");
+        box2.appendChild(el("div", "what", (call ? "The call in progress: " : "First difference: ") + d.what));
         box2.appendChild(el("div", "expected", "expected: " + d.expected));
         box2.appendChild(el("div", "got", "got: " + d.got));
+        if (call) { box2.appendChild(el("div", "stopped", "The game below is the one that call was made on.")); }
         body.appendChild(box2);
       });
       f.seats.forEach(function (s) {

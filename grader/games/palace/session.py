@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from grader.core.classify import classify
 from grader.core.limits import Limits
-from grader.core.results import TestResult, Verdict
+from grader.core.replay import call_in_progress
+from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.run_report import RunReport
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
@@ -52,7 +53,9 @@ from grader.games.palace.compare import (
     mismatch_owners,
     ref_text,
 )
-from grader.games.palace.frames import INDEX_RANGES, OVER, AskedMove, AskEntry, Event, max_frames
+from grader.games.palace.frames import ASK, INDEX_RANGES, OVER, RECHECK, AskedMove, AskEntry, Event, max_frames
+from grader.games.palace.interface import API_FUNCTIONS
+from grader.games.palace.observe import describe_call
 from grader.games.palace.scenarios import Expect, Malformed, Scenario
 from reference.palace import SWITCHES, Action, MoveSpec, Setup, format_moves
 
@@ -69,7 +72,8 @@ STOP_TAGS = (Event.REFUSED.value, Event.NO_CARD.value)
 # a departure yet (Final Card-Down does, and earns only what was seen); issue 35 brings it here.
 EXCUSED = 1.0
 
-__all__ = ["Asks", "GameRun", "PalaceSession", "Probed", "ask_entry", "judge_run", "play"]
+__all__ = ["Asks", "GameRun", "PalaceSession", "Probed", "ask_entry", "call_words", "judge_run", "play",
+           "stopped_row"]
 
 
 # ---- one game on the library --------------------------------------------------------------------------
@@ -130,6 +134,24 @@ def play(client: WorkerClient, setup: Setup, moves: Sequence[MoveSpec], *, limit
 def judge_run(run: GameRun) -> tuple[Verdict, str] | None:
     """What a played game's facts mean, when it did not simply finish (``grader.core.classify``)."""
     return classify(run.report, over=run.over, errors=GAME_ERRORS)
+
+
+def stopped_row(run: GameRun, verdict: Verdict, moves: Sequence[MoveSpec]) -> DifferenceRow | None:
+    """The replay's row of a game the library stopped in (a crash, a hang, ...): the call in progress, at the step
+    of the game it was made on (``grader.core.replay.call_in_progress`` says which step, and why)."""
+    return call_in_progress(run.report, verdict, moves=len(moves),
+                            made=sum(e.get("t") == Event.MOVED.value for e in run.events),
+                            words=lambda call: call_words(call, moves))
+
+
+def call_words(call: tuple[int, ...], moves: Sequence[MoveSpec]) -> str:
+    """The call in progress (the worker's call slot: step, probe, C call, a, b) as a student would write it:
+    ``playMove (5H) at move 3``, ``getHandCard(1, 4)``, ``isValidMove(), asked by the grader``."""
+    _step, probe, cfn, a, b = call
+    if probe in (ASK, RECHECK):
+        name = API_FUNCTIONS[cfn] if 0 <= cfn < len(API_FUNCTIONS) else "an API call"
+        return f"{name}(), {'asked' if probe == ASK else 'read again'} by the grader"
+    return describe_call(probe, cfn, a, b, moves)
 
 
 # ---- what a scenario asks of isValidMove -----------------------------------------------------------------------
@@ -325,8 +347,7 @@ class PalaceSession(SubmissionSession):
             base.verdict, what = trouble
             base.failed_after = max(0, len(run.steps) - 1)
             base.message = explain.crashed(s, what, run, run.report.call)
-            base.difference = {"step": base.failed_after, "what": "your code", "expected": "to keep running",
-                               "got": base.verdict.value}
+            base.difference = stopped_row(run, base.verdict, s.moves)
             return base
         assert failed is not None
         expect = failed[0]

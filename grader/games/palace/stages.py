@@ -46,7 +46,7 @@ import orjson
 
 from grader.core.config import MarkingConfig
 from grader.core.grade import guarded_many
-from grader.core.results import TestResult, Verdict
+from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.worker_client import WorkerLost
 from grader.games.palace.compare import CALLS, after_words, differing, lenient_keys, moves_text, state_view
 from grader.games.palace.engine import ENGINE, spec_of
@@ -63,7 +63,7 @@ from grader.games.palace.focus import (
 from grader.games.palace.frames import AskEntry
 from grader.games.palace.observe import MISSING, NULL_CARD, Observation, Observer
 from grader.games.palace.scenarios import Scenario
-from grader.games.palace.session import GameRun, PalaceSession, Probed, ask_entry, judge_run
+from grader.games.palace.session import GameRun, PalaceSession, Probed, ask_entry, judge_run, stopped_row
 from reference.palace import (
     REFERENCE,
     SWITCHES,
@@ -407,6 +407,7 @@ class Difference:
     owners: frozenset[str] = frozenset()
     verdict: Verdict = Verdict.WRONG
     cause: str = ""  # what it shows, in the words of ``compare.mismatch_cause``
+    row: DifferenceRow | None = None  # a game the library stopped in: the call in progress, for the replay
 
 
 def _show(value: object) -> str:
@@ -461,7 +462,7 @@ def first_difference(game: RandomGame, run: GameRun) -> Difference | None:
     if trouble is not None:
         return Difference(game, max(0, len(run.steps) - 1), "trouble", "your code", "to keep running",
                           f"{trouble[1]}\n{where(game.setup, game.moves, run, run.report.call)}", frozenset(),
-                          trouble[0])
+                          trouble[0], row=stopped_row(run, trouble[0], game.moves))
     stop = run.stop()
     if stop is not None and 0 <= stop[1] < len(game.moves):
         k = stop[1]
@@ -576,9 +577,9 @@ def run_random_games(session: PalaceSession, n_games: int, found: dict[str, froz
     d = min(differences, key=lambda x: (x.step, len(x.game.moves), x.game.index))
     g = d.game
     base.verdict = d.verdict
-    base.deck, base.moves = str(g.setup), format_moves(g.moves[:max(d.step, 0)])
+    base.deck, base.moves = str(g.setup), format_moves(g.moves[:max(d.step, d.row["step"] if d.row else 0, 0)])
     base.failed_after, base.failed_on = d.step, d.key
-    base.difference = {"step": d.step, "what": d.what, "expected": d.expected, "got": d.got}
+    base.difference = d.row or {"step": d.step, "what": d.what, "expected": d.expected, "got": d.got}
     base.rule_family = ",".join(sort_rules(d.owners))
     if d.cause:
         session.causes[TEST_ID] = [(d.cause, d.owners)]

@@ -1,10 +1,19 @@
 """The Palace replay: each seat's three zones, the pile, the draw pile and the burnt cards, step by step
-as the reference plays the game (C2 deal, C5 choices, C20 bombs), and a packed round trip."""
+as the reference plays the game (C2 deal, C5 choices, C20 bombs), and a packed round trip; and a scenario whose
+game the library stopped in (a hang, a crash: libraries built here from the C model) opens at the step of the
+game the call in progress was made on, that call named."""
 
 from __future__ import annotations
 
-from grader.core.replay import Replay
+import shutil
+from pathlib import Path
+
+from grader.core.replay import Replay, replay_address
+from grader.core.results import Verdict
+from grader.games import get
 from grader.games.palace.replay import frames
+from grader.games.palace.scenarios import Scenario
+from grader.games.palace.session import PalaceSession
 from reference.palace import Setup, parse_cards, parse_moves
 from reference.palace.cards import parse_key
 
@@ -39,3 +48,57 @@ def test_the_deal_the_choices_and_a_ten_bomb_step_by_step() -> None:
 def test_a_palace_replay_packs_and_unpacks_exactly() -> None:
     replay = Replay("Palace", frames(SETUP, parse_moves("up:JH,KH,2H up:QD,AD,3D 5H TD")))
     assert Replay.from_json(replay.to_json()) == replay
+
+
+# ---- a game the library stopped in opens at the call in progress (grader.core.replay.call_in_progress) ----------
+PALACE_MODEL = Path(__file__).resolve().parents[3] / "fixtures" / "palace" / "submissions" / "model"
+LIMITS = {"cpu": 1, "wall": 2.0}
+
+
+def _scenario() -> Scenario:
+    """A scenario of plain expectations whose game makes at least four moves."""
+    return next(s for s in get("palace").load_scenarios() if s.probe is None and len(s.moves) >= 4)
+
+
+def _edited(dest: Path, edits: list[tuple[str, str]]) -> Path:
+    """The C model copied to ``dest`` with C inserted after each of these exact lines of its Palace.c."""
+    shutil.copytree(PALACE_MODEL, dest)
+    source = (dest / "Palace.c").read_text()
+    for line, added in edits:
+        assert source.count(line) == 1, line
+        source = source.replace(line, line + added)
+    (dest / "Palace.c").write_text(source)
+    return dest
+
+
+def test_a_hang_in_the_third_play_move_opens_the_replay_before_move_3(tmp_path: Path) -> None:
+    """A library that loops in its third playMove: move 3 is made on the game after 2 moves, so the row is at
+    step 2 (where move 3 is one of the valid moves shown), naming playMove of move 3; the verdict is the hang's."""
+    s = _scenario()
+    loop = "    static int calls; if (++calls == 3) { for (volatile unsigned i = 0; ; i++) {} }\n"
+    folder = _edited(tmp_path / "hang", [("void playMove(Game game, playerMove move) {\n", loop)])
+    with PalaceSession.open(folder, limits=LIMITS) as session:
+        hung = session.run_scenario(s)
+    assert hung.verdict is Verdict.TIMED_OUT and hung.earns_marks == 0.0
+    assert hung.difference is not None
+    assert (hung.difference["step"], hung.difference["what"]) == (2, f"playMove ({s.moves[2]}) at move 3")
+    assert str(hung.difference["got"]).startswith("did not return")
+    shown = frames(s.setup, s.moves)
+    assert shown[3].move in shown[2].valid
+    assert replay_address(hung) == f"{hung.id}/step-2"
+
+
+def test_a_crash_while_the_game_after_move_2_is_read_opens_at_step_2(tmp_path: Path) -> None:
+    """A library that crashes in currentTurn() once two moves were made: the grader was reading the game after
+    move 2, so the row is at step 2 -- not at the last step the library's game was seen at (1), where the row
+    of a crash used to be -- and names currentTurn()."""
+    s = _scenario()
+    folder = _edited(tmp_path / "crash", [
+        ('#include "Palace.h"\n', "static int fcdMoves;\n"),
+        ("void playMove(Game game, playerMove move) {\n", "    fcdMoves++;\n"),
+        ("int currentTurn(Game game) {\n", "    if (fcdMoves >= 2) { volatile int *p = 0; *p = 1; }\n")])
+    with PalaceSession.open(folder, limits=LIMITS) as session:
+        crashed = session.run_scenario(s)
+    assert crashed.verdict is Verdict.CRASHED and crashed.failed_after == 1
+    assert crashed.difference == {"step": 2, "what": "currentTurn()", "expected": "to return",
+                                  "got": "crashed (segmentation fault)"}
