@@ -87,6 +87,9 @@ class TestResult:
     kind: str = "scenario"  # scenario | random | api | build | memory
     repro: str | None = None  # a scenario-format reproduction (random games)
     deck: str = ""  # the game played, in card notation (for C repro programs)
+    # The deck the submission's newGame was given when not ``deck``: a submission that deals another way than the
+    # rules plays ``deck`` rearranged so that its deal puts every card where the rules put it (A test not of the deal).
+    dealt_as: str = ""
     moves: str = ""
     failed_after: int | None = None  # moves made when the failure showed (for shortening a game)
     earned: float = 1.0  # the share of its weight earned: the part of its rule seen to hold (PASSED, NOT_SHOWN)
@@ -100,6 +103,10 @@ class TestResult:
     forced_at: int | None = None
     # What differed, for the replay
     difference: DifferenceRow | None = None
+    # Where the submission differed from the reference before (and beside) this test's failure, in what the
+    # test did not hold against it (another test's rule, a value judged by what a move changed): observation
+    # (or ``valid_play 5RH``, one answer) -> steps, ``"0-3,7"``.  Its repro program leaves them unchecked there.
+    differed: dict[str, str] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -146,6 +153,7 @@ class _TestResultFields(TypedDict):
     kind: NotRequired[str]
     repro: NotRequired[str | None]
     deck: NotRequired[str]
+    dealt_as: NotRequired[str]
     moves: NotRequired[str]
     failed_after: NotRequired[int | None]
     earned: NotRequired[float]
@@ -156,6 +164,7 @@ class _TestResultFields(TypedDict):
     played_moves: NotRequired[int | None]
     forced_at: NotRequired[int | None]
     difference: NotRequired[DifferenceRow | None]
+    differed: NotRequired[dict[str, str]]
 
 
 class OneTestJSON(_TestResultFields):

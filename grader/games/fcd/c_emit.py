@@ -141,6 +141,42 @@ NO_SUCH_CARD = r'''static void noSuchCard(void) {
     exit(1);
 }
 '''
+# The identity rule (A46; B3 in 2017), inside an edition's prelude after its ``seen`` (which defines
+# ``SEEN_DECK_TOP``: getDeckCard(0) as last seen, or NULL where the edition shows no draw pile): ``remember``
+# before each move, then the check of that move's kind where the test judges it.
+IDENTITY = r'''/* The card played by the last move; the draw pile's top before it. */
+static Card playedCard, deckTopBefore;
+static int playerBefore;
+
+static void remember(Card played) {
+    playedCard = played;
+    deckTopBefore = SEEN_DECK_TOP;
+    playerBefore = seen.ints[I_current_player];
+}
+
+/* A card played must become the top discard itself, not a copy that looks like it. */
+static void checkPlayedIsTop(void) {
+    if (playedCard != NULL && !skipped[P_top_discard] && !skipped[P_hand] && seen.top != playedCard) {
+        fail("topDiscard() is the very card that was played (the same Card pointer)",
+             "the card that was played", "another Card (a copy?)");
+    }
+}
+
+/* A card drawn must be the very card that was on top of the draw pile, now in the hand. */
+static void checkDrawnInHand(void) {
+    if (deckTopBefore == NULL || skipped[P_hand] || seen.ints[I_current_player] != playerBefore) {
+        return;
+    }
+    for (int i = 0; i < seen.handCount; i++) {
+        if (seen.hand[i] == deckTopBefore) {
+            return;
+        }
+    }
+    fail("the hand holds the very card drawn (the top of the draw pile before the draw, the same Card pointer)",
+         "that card in the hand", "no card in the hand is that Card (a copy?)");
+}
+
+'''
 # What a memory driver needs of it in any edition (``inHand`` and what it uses): no checks, no ``see``.
 VALIDITY_OF = r'''static int validityOf(char labels[][8], int *results, int count, const char *label) {
     for (int i = 0; i < count; i++) {
@@ -182,9 +218,9 @@ REPLAY_PRELUDE = INCLUDES + CALLING + GOT + IN_HAND
 def checking_prelude(cap: int, defines: Sequence[str], seen: str) -> str:
     """``prelude`` for another edition's Game.h: the edition's ``defines`` (its probes, its ``skipped``), the
     checks (``fail``, ``checkInt``, ``checkCards`` ...), the edition's ``seen`` (its record of the grader's
-    calls and the ``see`` that makes them), then ``inHand`` and ``noSuchCard``."""
+    calls and the ``see`` that makes them), the identity checks, then ``inHand`` and ``noSuchCard``."""
     return "\n".join([f"#define HAND_CAP_VALUE {cap}", *defines,
-                      INCLUDES + CALLING + CHECKS + GOT + seen + IN_HAND + NO_SUCH_CARD])
+                      INCLUDES + CALLING + CHECKS + GOT + seen + IDENTITY + IN_HAND + NO_SUCH_CARD])
 
 
 def key_args(key: Sequence[int], values: Sequence[str] = C_VALUES) -> str:

@@ -677,3 +677,53 @@ def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object]
     if len(got) < len(judge.ref) and forced_at is not None and not judge.forced_lenient:
         hidden += rest_hidden(len(got) - 1, "your game stopped after a move it had refused")
     return result(None, compared_steps=len(got))
+
+
+def step_runs(steps: Sequence[int]) -> str:
+    """``[0, 1, 2, 3, 7]`` -> ``"0-3,7"``: steps written short (``TestResult.differed``)."""
+    out: list[str] = []
+    for k in sorted(set(steps)):
+        if out and (last := out[-1].split("-")[-1]) and int(last) == k - 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{k}"
+        else:
+            out.append(str(k))
+    return ",".join(out)
+
+
+def parse_step_runs(text: str) -> frozenset[int]:
+    """``"0-3,7"`` -> {0, 1, 2, 3, 7} (``step_runs`` read back)."""
+    out: set[int] = set()
+    for part in filter(None, text.split(",")):
+        first, _, last = part.partition("-")
+        out.update(range(int(first), int(last or first) + 1))
+    return frozenset(out)
+
+
+def differed(table: Table, moves: Sequence[WrittenMove], ref: Sequence[Step], got: Sequence[object],
+             until: int, failed: tuple[str, str] | None = None) -> dict[str, str]:
+    """Where the submission's observations differed from the reference's at steps 0 .. ``until``: each
+    observation (an answer of a battery as ``"valid_play 5RH"``, the identity rule as ``"identity"``) ->
+    its steps (``step_runs``).  ``failed``: the difference the test failed on at ``until`` (observation,
+    label), left out.  A repro program leaves these unchecked where they differed: the grader judged
+    around them (another test's rule, a value judged by what a move changed, a ruling's open point), so
+    what the program checks is exactly what the test saw agree, and then what it failed on."""
+    where: dict[str, list[int]] = {}
+    for k in range(min(until + 1, len(ref), len(got))):
+        exp, obs = ref[k].obs, got[k]
+        if not isinstance(obs, dict):
+            break
+        for name, e in exp.items():
+            g = obs.get(name, MISSING)
+            if name not in table.by_name or _absent(g):
+                continue
+            if table.by_name[name].shape == "answers" and isinstance(e, dict) and isinstance(g, dict):
+                for label, ev in e.items():
+                    if label in g and g[label] != ev and (k, (name, label)) != (until, failed):
+                        where.setdefault(f"{name} {label}", []).append(k)
+            elif not _same(table, name, e, g) and (k, name) != (until, failed[0] if failed else None):
+                where.setdefault(name, []).append(k)
+        if 0 < k and not (k == until and failed and failed[0] == "identity") and k - 1 < len(moves) \
+                and isinstance(got[k - 1], dict) and _identity_problem(k, moves[k - 1], cast(Obs, got[k - 1]),
+                                                                        cast(Obs, obs)):
+            where.setdefault("identity", []).append(k)
+    return {name: step_runs(steps) for name, steps in where.items()}

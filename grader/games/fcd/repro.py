@@ -22,14 +22,15 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence, cast
+from typing import Callable, Mapping, Sequence, cast
 
 from grader.core.native import c_string
-from grader.core.results import SubmissionResult
+from grader.core.results import SubmissionResult, Verdict
 from grader.core.sandbox import DETERMINISTIC_MALLOC
 from grader.games.fcd.c_emit import move_declaration
+from grader.games.fcd.compare import parse_step_runs
 from grader.games.fcd.edition import WrittenMove
-from grader.games.fcd.focus import Focus
+from grader.games.fcd.focus import Focus, validity_field
 from grader.games.fcd.observe import Obs
 from grader.games.fcd.reference_trace import Step
 from grader.games.fcd.scenarios import Scenario
@@ -74,7 +75,7 @@ def answer_checks(name: str, labels: str, answers: dict[str, bool], lenient: Len
 def make_move(spec: WrittenMove, declaration: Callable[[WrittenMove], str] = move_declaration) -> str:
     """Make one move; a card the current player does not hold ends the program with a message."""
     return (f"{{ {declaration(spec)} if (m.action == PLAY_CARD && m.card == NULL) {{ noSuchCard(); }} "
-            f"playMove(game, m); }}")
+            f"remember(m.action == PLAY_CARD ? m.card : NULL); playMove(game, m); }}")
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,22 @@ class ReproDialect:
     everything: Focus  # the focus of a random game
 
 
+# A call that does not return: the program stops itself and names it (as the grader's time limit would).
+HANG = r"""
+/* A call that does not return within this many seconds is taken to hang: the program stops and names it. */
+#ifndef HANG_SECONDS
+#define HANG_SECONDS 10
+#endif
+static void hung(int sig) {
+    char text[320];
+    int n = snprintf(text, sizeof text, "DID NOT RETURN within %d seconds: %s, after move %d\n", HANG_SECONDS,
+                     inCall, moveNumber);
+    (void)sig;
+    if (write(1, text, n) < 0) {}
+    _exit(3);
+}
+"""
+
 # Same bytes as in the grader: its worker's malloc fills new memory with 0xa5 bytes and freed memory with
 # 0x5a (``grader.core.sandbox.DETERMINISTIC_MALLOC``); a repro program runs itself again that way, so
 # code that reads memory it never wrote, or freed, does here what it did there.
@@ -125,17 +142,23 @@ static void sameMallocAsTheGrader(char **argv) {
 def c_program(title: str, says: str, rules: Sequence[str], deck: Deck, moves: Sequence[WrittenMove],
               *, steps: list[Step] | None = None, checks: bool = True, compile_hint: str = "",
               focus: Focus | None = None, skipped: Sequence[str] = (), fails_on: str = "",
-              dialect: ReproDialect) -> str:
+              fail_step: int | None = None, differed: Mapping[str, str] | None = None,
+              dealt_as: Deck | None = None, dialect: ReproDialect) -> str:
     """The whole C file for one game.
 
     After each move it makes every call the grader made (``skipped`` probes left
     out, as the grader left them out), then checks the observations this test
-    judged there: those of its ``focus`` (default: every observation) that it has judged since newGame (an
-    observation it took up later may rightly differ from before), and ``fails_on``,
-    what the test failed on.
+    judged there, as the grader judged them.  With ``fail_step`` (where the test failed, on ``fails_on``;
+    a crash or a hang: on nothing) and ``differed`` (``TestResult.differed``): before that step, the
+    observations of its ``focus`` (default: every observation) less those that differed there (the grader
+    judged around them); at that step, what it failed on.  Past it, and without them, what the test judges
+    there: its focus's observations judged at every step since it took them up (one it stopped judging for a
+    while may rightly differ when taken up again) and the validity answers.  ``dealt_as``: the deck newGame
+    is given, when not ``deck`` (``TestResult.dealt_as``); the expected values are the reference's on ``deck``.
     """
     steps = steps if steps is not None else dialect.trace(deck, moves)
     focus = focus if focus is not None else dialect.everything
+    apart = {name: parse_step_runs(runs) for name, runs in (differed or {}).items()}
     keys = deck.keys
     out = [f"/* Replays {title}: {says}", f" * Rules: {', '.join(rules)}"]
     if compile_hint:
@@ -144,30 +167,53 @@ def c_program(title: str, says: str, rules: Sequence[str], deck: Deck, moves: Se
     out.append(f"#define RULE {c_string(', '.join(rules) + ': ' + says)}")
     out.append(dialect.prelude(min(len(keys) + 1, dialect.hand_cap), skipped))
     out.append(SAME_MALLOC.replace("@SETTINGS@", DETERMINISTIC_MALLOC))
+    out.append(HANG)
     out.append("int main(int argc, char **argv) {")
     out.append("    (void)argc;")
     out.append("    sameMallocAsTheGrader(argv);")
     out.append("    signal(SIGSEGV, crashed); signal(SIGABRT, crashed); signal(SIGFPE, crashed); "
-               "signal(SIGBUS, crashed);")
-    out.extend(dialect.deck_arrays(keys))
+               "signal(SIGBUS, crashed); signal(SIGALRM, hung);")
+    out.append("    alarm(HANG_SECONDS);")
+    if dealt_as is not None:
+        out.append("    /* The deck rearranged so that your deal puts every card where the rules put it. */")
+    out.extend(dialect.deck_arrays(dealt_as.keys if dealt_as is not None else keys))
     out.append(f"    Game game = newGame({len(keys)}, values, colors, suits);")
     out.append('    if (game == NULL) { printf("FAILED: newGame returned NULL\\n"); return 1; }')
-    held: set[str] | None = None  # state observations judged at every step so far (none has differed unseen)
+    taken_up: set[str] = set()  # observations judged at every step since the test first judged them
+    dropped: set[str] = set()  # ... and those it stopped judging at some step (they may differ unseen after)
     for k, step in enumerate(steps):
         if k > 0:
             out.append(f"\n    /* move {k}: {moves[k - 1].describe()} ({moves[k - 1]}) */")
-            out.append(f'    CALLING("playMove({moves[k - 1]})");')
+            out.append(f'    CALLING("playMove({moves[k - 1]})"); alarm(HANG_SECONDS);')
             out.append(f"    {dialect.move(moves[k - 1])}")
             out.append(f"    moveNumber = {k};")
         covered = {n for n in focus.names() if focus.covers(n, k, step.obs)}
-        held = covered if held is None else held & covered
+        dropped |= taken_up - covered
+        taken_up |= covered
+        held = covered - dropped
         out.append(f"    see(game, {step.depths[0]}, {step.depths[1]}, skipped);")
-        if checks:
-            judged = (held | (covered & dialect.validity) | ({fails_on} if fails_on else set())) - set(skipped)
-            def judges(name: str, label: str, k: int = k, obs: Obs = step.obs) -> bool:
-                return focus.covers(name, k, obs, label) or not focus.covers(name, k, obs)
+        if not checks:
+            continue
+        if fail_step is not None and k < fail_step:  # what the test saw agree
+            judged = {n for n in covered if k not in apart.get(n, ())} - set(skipped)
+        elif fail_step is not None and k == fail_step:  # what it failed on
+            judged = {fails_on} - set(skipped) if fails_on else set()
+        else:
+            judged = (held | (covered & dialect.validity) | ({fails_on} if fails_on and fail_step is None
+                                                             else set())) - set(skipped)
 
-            out.extend("    " + line for line in dialect.checks(k, step, judged, judges))
+        def judges(name: str, label: str, k: int = k, obs: Obs = step.obs) -> bool:
+            if k in apart.get(f"{name} {label}", ()):
+                return False
+            return focus.covers(name, k, obs, label) or not focus.covers(name, k, obs)
+
+        out.extend("    " + line for line in dialect.checks(k, step, judged, judges))
+        if "identity" in judged and k > 0:
+            kind = validity_field(str(moves[k - 1]))
+            if kind == "valid_play":
+                out.append("    checkPlayedIsTop();")
+            elif str(moves[k - 1]) == "draw":
+                out.append("    checkDrawnInHand();")
     out.append('\n    CALLING("destroyGame()");')
     out.append("    destroyGame(game);")
     out.append(f'    printf("All checks passed ({len(moves)} moves).\\n");')
@@ -201,9 +247,11 @@ def write_repros(result: SubmissionResult, folder: Path, sources: Sequence[str],
         says = t.message.splitlines()[0] if t.message else t.id
         if says.startswith("Rule (") and "): " in says:
             says = says.split("): ", 1)[1]
+        wrong = t.verdict is Verdict.WRONG
         text = c_program(t.id, says, t.rules, Deck.parse(t.deck), dialect.parse_moves(t.moves),
-                         compile_hint=command, focus=focus, skipped=t.skipped_probes, fails_on=t.failed_on,
-                         dialect=dialect)
+                         compile_hint=command, focus=focus, skipped=t.skipped_probes,
+                         fails_on=t.failed_on if wrong else "", fail_step=t.failed_after, differed=t.differed,
+                         dealt_as=Deck.parse(t.dealt_as) if t.dealt_as else None, dialect=dialect)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
         written[t.id] = name

@@ -19,12 +19,13 @@ from grader.core.build import BuildResult
 from grader.core.classify import classify
 from grader.core.gamespec import GameSpec
 from grader.core.limits import LimitChanges, Limits
+from grader.core.replay import call_in_progress
 from grader.core.results import TestResult, Verdict
 from grader.core.run_report import RunReport
 from grader.core.sandbox import library_path_inside
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
-from grader.games.fcd.compare import Comparison, compare, forced_move
+from grader.games.fcd.compare import Comparison, compare, differed, forced_move
 from grader.games.fcd.deal_map import places, probe_deck, rearranged, rearrangement
 from grader.games.fcd.edition import Edition, G, WrittenMove
 from grader.games.fcd.explain import explain, moves_by_turn
@@ -171,7 +172,8 @@ class FcdSession(SubmissionSession, Generic[G]):
         ref_deck, deck, rearranged_note = deck, *self._deck_for(deck, focus)
         group = test_id.split("/")[0]
         base = TestResult(test_id, group, tuple(rules), 1.0, Verdict.NOT_RUN, kind=kind,
-                          deck=str(deck), moves=" ".join(str(m) for m in moves))
+                          deck=str(ref_deck), dealt_as=str(deck) if deck is not ref_deck else "",
+                          moves=" ".join(str(m) for m in moves))
         if self.client is None:
             base.message = "Not run: the submission did not compile."
             return base
@@ -229,8 +231,10 @@ class FcdSession(SubmissionSession, Generic[G]):
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
             base.verdict = Verdict.WRONG
             base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
-            base.message = explain(says, rules, deck, moves, cmp, edition)
+            base.message = explain(says, rules, ref_deck, moves, cmp, edition)
             base.failed_on = cmp.divergence.field if cmp.divergence else "identity"
+            base.differed = differed(edition.table, moves, ref, steps, base.failed_after,
+                                     (base.failed_on, cmp.divergence.label if cmp.divergence else ""))
             base.difference = cmp.divergence.row() if cmp.divergence else {
                 "step": cmp.compared_steps, "what": "topDiscard() / handCard(i)", "expected": "the very card",
                 "got": "a copy"}
@@ -247,10 +251,14 @@ class FcdSession(SubmissionSession, Generic[G]):
             base.failed_after = min(len(steps), len(moves))
             base.rule_family = by_name[probe].family if probe and probe in by_name else "crashes"
             base.failed_on = probe if probe and probe in by_name else ""
+            base.differed = differed(edition.table, moves, ref, steps, len(steps) - 1)
             rule = f"Rule ({', '.join(rules)}): {says}\n" if says else ""
             after_cut = ("\n(The comparison had stopped earlier at a point the rules leave open; what your code "
                          "did after it still counts.)") if cmp.cut_at is not None else ""
-            base.message = f"{rule}{what}\n{_where(deck, moves, steps, call, edition)}{after_cut}"
+            base.message = f"{rule}{what}\n{_where(ref_deck, moves, steps, call, edition)}{after_cut}"
+            base.difference = call_in_progress(  # the replay opens on the game the call in progress was made on
+                run.report, base.verdict, moves=len(moves), made=sum(e.get("t") == Event.MOVED.value for e in events),
+                words=lambda c: edition.describe_call(*c[1:], moves=moves))
             return base
         return _by_evidence(base, cmp)
 

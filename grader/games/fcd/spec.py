@@ -4,7 +4,8 @@ An edition's package holds its values (interface, engine, rulings, ``marking.tom
 modules of the same names (``scenarios``, ``session``, ``observations``, ``stages``, ``repro``, ``replay``)
 that bind the family's pipeline to it.  Those are the trusted side: the package is imported inside the
 sandbox too (its ``play`` job), so they are imported when the core first calls for them, by the package's
-name -- the way the registry finds a game.
+name -- the way the registry finds a game.  The spec also says how an edition explains itself: its hallmarks
+(what a submission written for it uses) and its notation in words (``notation``).
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from grader.core.gamespec import GameSpec, Ruling
+from grader.core.gamespec import GameSpec, Hallmarks, Ruling
 from grader.core.native import Api
 from grader.games.fcd.engine import FcdEngine
 from grader.games.fcd.focus import owners
+from reference.cards import COLOR_LETTERS, COLOR_NAMES, SUIT_LETTERS, SUIT_NAMES, VALUE_DIGITS
 
 if TYPE_CHECKING:
     from grader.core.arena.game import Seating
@@ -33,11 +35,33 @@ def repro_sources(build_sources: list[str], card: str) -> tuple[list[str], bool]
     return sources or ["Game.c", card], course_card
 
 
+def notation(value_names: Sequence[str], words: Mapping[str, str], players: int) -> str:
+    """How to read the cards and moves of an edition's messages (``GameSpec.notation``): the family's notation
+    (``reference.cards``, ``reference.moves``) in words, with the edition's names of the values (``value_names``,
+    index = number), its move words (word -> the action it stands for) and its number of players."""
+    renamed = [f"{VALUE_DIGITS[n]} is {value_names[n]}" for n in range(10, len(value_names))
+               if value_names[n] != VALUE_DIGITS[n]]
+    colours = ", ".join(f"{letter} {name}" for letter, name in zip(COLOR_LETTERS, COLOR_NAMES))
+    suits = ", ".join(f"{letter} {name}" for letter, name in zip(SUIT_LETTERS, SUIT_NAMES))
+    said = ", ".join(f"{word} ({action})" for word, action in words.items())
+    declare = value_names[13]
+    return "\n".join((
+        "A card is three characters: its value, its colour and its suit. 5RH is value 5, red, hearts.",
+        f"Values: 0-9, then A-F for 10-15; 2 is DRAW_TWO{''.join('; ' + r for r in renamed)}.",
+        f"Colours: {colours}. Suits: {suits}.",
+        f"A move is {said}, or the card played (PLAY_CARD). A {declare} played names the colour it declares after "
+        f"a slash: DRH/B plays the red {declare} of hearts and declares blue.",
+        f"Players are numbered 0 to {players - 1}; turns are numbered from 0.",
+    ))
+
+
 def edition_spec(package: str, *, engine: FcdEngine, interface: Api, course_headers: tuple[str, ...],
-                 build_rules: tuple[str, ...], rulings: Mapping[str, Ruling],
+                 build_rules: tuple[str, ...], rulings: Mapping[str, Ruling], hallmarks: tuple[str, ...],
+                 value_names: Sequence[str], words: Mapping[str, str],
                  suite_targets: Callable[[], Targets | None] | None = None,
                  arena: Callable[[], Seating] | None = None) -> GameSpec:
-    """The ``GameSpec`` of the edition whose package is ``package`` (``grader.games.fcd18s2``)."""
+    """The ``GameSpec`` of the edition whose package is ``package`` (``grader.games.fcd18s2``); ``hallmarks``: the
+    identifiers only its submissions use; ``value_names`` and ``words``: its notation's words (``notation``)."""
     def part(name: str) -> ModuleType:
         return importlib.import_module(f"{package}.{name}")
 
@@ -69,4 +93,6 @@ def edition_spec(package: str, *, engine: FcdEngine, interface: Api, course_head
         replay_frames=lambda deck, moves: part("replay").frames(engine.parse_deck(deck), engine.parse_moves(moves)),
         suite_targets=suite_targets,
         arena=arena,
+        hallmarks=Hallmarks(flag=f"--edition {name.removeprefix('fcd')}", words=hallmarks),
+        notation=notation(value_names, words, interface.header_constants()["NUM_PLAYERS"]),
     )

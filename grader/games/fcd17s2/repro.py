@@ -83,6 +83,7 @@ static struct {
     int foreignValid[5 * 4], foreigns;
     int validDraw, validEnd, validSay[3];
 } seen;
+#define SEEN_DECK_TOP NULL  /* 2017 shows no draw pile: a draw's identity is not observed */
 static Card firstCards[4];  /* card 0 of each hand, the last time its owner was current */
 static int hasFirst[4];
 

@@ -10,6 +10,7 @@ from grader.games.fcd.c_emit import (
     CALLING,
     CHECKS,
     GOT,
+    IDENTITY,
     IN_HAND,
     INCLUDES,
     NO_SUCH_CARD,
@@ -35,12 +36,14 @@ static struct {
     Card hands[4][CAP];
     int handSizes[4];
     Card deck[CAP], discard[CAP];
+    int deckCount;  /* how deep the draw pile was read */
     char playLabel[5 * CAP][8];
     int playValid[5 * CAP], plays;
     char foreignLabel[5 * 4][8];
     int foreignValid[5 * 4], foreigns;
     int validDraw, validEnd;
 } seen;
+#define SEEN_DECK_TOP (seen.deckCount > 0 ? seen.deck[0] : NULL)
 
 '''
 SEE_PLAYS = r'''static int sameLook(Card a, Card b) {
@@ -101,6 +104,7 @@ SEE_STATE = r'''static void see(Game game, int deckDepth, int discardDepth, cons
             seen.hands[p][i] = got(getHandCard(game, p, i));
         }
     }
+    seen.deckCount = skip[P_deck_pile] ? 0 : deckDepth;
     for (int i = 0; i < deckDepth && !skip[P_deck_pile]; i++) {
         CALLING("getDeckCard(%d)", i);
         seen.deck[i] = got(getDeckCard(game, i));
@@ -152,7 +156,7 @@ SEE_STATE = r'''static void see(Game game, int deckDepth, int discardDepth, cons
 }
 
 '''
-PRELUDE = (INCLUDES + INT_FUNCTIONS_C + CALLING + CHECKS + SEEN + GOT + SEE_PLAYS + VALIDITY_OF
+PRELUDE = (INCLUDES + INT_FUNCTIONS_C + CALLING + CHECKS + SEEN + IDENTITY + GOT + SEE_PLAYS + VALIDITY_OF
            + SEE_STATE.replace("    VALID_DRAW_AND_END\n", VALID_DRAW_AND_END).replace("    SEE_HAND\n", SEE_HAND)
            + IN_HAND + NO_SUCH_CARD)
 

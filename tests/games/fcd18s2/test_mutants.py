@@ -7,6 +7,7 @@ mark it down).  Both are listed in fixtures/submissions/mutants.py.
 
 from __future__ import annotations
 
+import functools
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -28,8 +29,10 @@ from variants import make_mutant  # noqa: E402
 SCENARIOS = load_scenarios()
 
 
+@functools.cache
 def failing_scenarios(folder: Path) -> list:
-    """The scenarios the submission fails (an inconclusive one is not failed: another test owns why)."""
+    """The scenarios the submission fails (an inconclusive one is not failed: another test owns why); kept for
+    the run, as test_repros.py builds the programs of the same failures."""
     with FcdSession.open(folder) as session:
         assert session.build.ok, session.build.output
         return [r for r in (session.run_scenario(s) for s in SCENARIOS) if r.verdict.family == "fail"]
