@@ -13,6 +13,10 @@ submission provides is compiled from the course's copy, and the report says
 so.  The course headers always replace any the student kept, so the library
 has the interface the grader calls.
 
+A submission that looks written for another registered game (its headers, its functions: 2017's SAY_UNO,
+Palace's Palace.h) is told so first, with the flag that grades it as that game (``lookalike``): in the
+build's problem when it fails, as a note when it compiles anyway.
+
 A source saved in UTF-16 (or holding NUL bytes) fails the build with one line
 saying so, before the compiler turns it into pages of ``stray '\377'``; any
 other bytes are the compiler's to judge (Latin-1 comments compile).
@@ -63,6 +67,10 @@ INCLUDED_FROM = re.compile(r"^In file included from ")
 DIAGNOSTIC_NOTE = re.compile(r"^\S[^:]*:(?:\d+:){0,2} note: ")
 DIAGNOSTIC_ERROR = re.compile(r"(?:^|: )(?:fatal )?error: ")
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+INCLUDED = re.compile(r'^\s*#\s*include\s*["<]([^">]+)[">]', re.M)
+IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
+LOOKALIKE_READ = 1 << 20  # bytes of each file read for the hint (a huge file is the compiler's business)
+LOOKALIKE_SHOWN = 3  # marks the hint names
 
 
 @dataclass
@@ -72,7 +80,7 @@ class SourceSet:
     compiled: list[Path]
     ignored: dict[str, str] = field(default_factory=dict)  # file name -> why
     part_of: dict[str, str] = field(default_factory=dict)  # an #included .c file -> the compiled file it is in
-    files_note: str = ""  # the files compiled and left out, with why (also the first of ``notes``)
+    files_note: str = ""  # the files compiled and left out, with why (also in ``notes``, first but for a hint)
     notes: list[str] = field(default_factory=list)
     course_sources_used: list[str] = field(default_factory=list)  # course files compiled in place of the student's
 
@@ -213,6 +221,46 @@ def _files_note(sources: SourceSet, folder: Path) -> str:
     return said
 
 
+def lookalike(folder: Path, game: GameSpec) -> str:
+    """One line for a submission that looks written for another registered game than ``game``: which, by what,
+    and the flag that grades it as that game; '' when ``game`` fits it as well as any other.
+
+    A game's marks are its API headers and its ``hallmarks`` (file names, identifiers); those found in the
+    submission's .c and .h files (a file handed in or ``#include``d, an identifier anywhere) are counted, and
+    another game with more of them than ``game`` is named, by the marks ``game`` does not share."""
+    from grader.games import GAMES, get  # noqa: PLC0415 - the registry, by name: no game is imported here
+
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".c", ".h") and p.is_file())
+    text = "\n".join(_head(p) for p in files)
+    names = {p.name for p in files} | {Path(i).name for i in INCLUDED.findall(text)}
+    words = set(IDENTIFIER.findall(text))
+
+    def found(spec: GameSpec) -> list[str]:
+        marks = [*spec.api_headers, *spec.hallmarks.files]
+        return [m for m in marks if m in names] + [w for w in spec.hallmarks.words if w in words]
+
+    best, best_found = game, found(game)
+    for name in GAMES:
+        other = get(name)
+        if other.name != game.name and other.hallmarks.flag and len(theirs := found(other)) > len(best_found):
+            best, best_found = other, theirs
+    if best is game:
+        return ""
+    own = {*game.api_headers, *game.hallmarks.files, *game.hallmarks.words}
+    shown = [m for m in best_found if m not in own][:LOOKALIKE_SHOWN]
+    return (f"This looks like a {best.title} submission (it uses {', '.join(shown)}), not {game.title}: "
+            f"grade it with {best.hallmarks.flag}.")
+
+
+def _head(path: Path) -> str:
+    """The start of a file as text, for ``lookalike`` ('' if it cannot be read: the build says why, not the hint)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(LOOKALIKE_READ).decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def utf16_sources(folder: Path, sources: SourceSet, game: GameSpec) -> list[str]:
     """The files of the build that are in UTF-16 or hold NUL bytes (the compiler cannot read them as text)."""
     files = [p for p in sources.compiled if p.parent == folder]
@@ -245,11 +293,17 @@ def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
     out_dir.chmod(0o755)
     sources = find_sources(folder, game)
     start = time.monotonic()
+    hint = lookalike(folder, game)
+
+    def failed(problem: str, command: list[str], output: str = "", seconds: float = 0.0) -> BuildResult:
+        """A build that failed: the hint to another game first, then why."""
+        return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir,
+                           problem=f"{hint}\n{problem}" if hint else problem)
+
     if not any(p.parent == folder for p in sources.compiled):
-        return BuildResult(False, None, sources, [], "", 0.0, work_dir=out_dir,
-                           problem="No C source of the Game ADT was found (looked for .c files such as Game.c).")
+        return failed("No C source of the Game ADT was found (looked for .c files such as Game.c).", [])
     if bad := utf16_sources(folder, sources, game):
-        return BuildResult(False, None, sources, [], "", 0.0, work_dir=out_dir, problem=encoding_problem(bad))
+        return failed(encoding_problem(bad), [])
     stage = out_dir / "src"
     if stage.exists():
         shutil.rmtree(stage)
@@ -281,11 +335,10 @@ def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
     seconds = time.monotonic() - start
     built = stage / name
     if proc.timed_out:
-        return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir,
-                           problem=f"The compiler did not finish within {timeout:.0f} seconds.")
+        return failed(f"The compiler did not finish within {timeout:.0f} seconds.", command, output, seconds)
     if proc.output_capped:
-        return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir,
-                           problem="The compiler printed too much (over 1 MiB of messages) and was stopped.")
+        return failed("The compiler printed too much (over 1 MiB of messages) and was stopped.", command, output,
+                      seconds)
     if proc.returncode != 0 or not built.is_file():
         missing = MISSING_HEADER.findall(proc.stdout + proc.stderr)
         problem = "Your code did not compile. The compiler said:"
@@ -293,7 +346,9 @@ def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
             problem = (f"Your code includes {', '.join(dict.fromkeys(missing))}, which is not in your submission "
                        f"and is not a course header ({', '.join(game.course_headers)}). Hand in every file your code "
                        f"needs, and do not depend on files you do not hand in. The compiler said:")
-        return BuildResult(False, None, sources, command, output, seconds, work_dir=out_dir, problem=problem)
+        return failed(problem, command, output, seconds)
+    if hint:  # it compiled all the same: still the first thing to read
+        sources.notes.insert(0, hint)
     lib_dir = prepare_dir(out_dir / "lib")  # only the library: this folder is mounted for the worker
     library = lib_dir / name
     shutil.copyfile(built, library)

@@ -1,4 +1,4 @@
-"""``fcd-grade``: grade one Final Card-Down submission, or a whole class.
+"""``fcd-grade``: grade one submission of a game the grader knows (Final Card-Down by default), or a whole class.
 
     fcd-grade SUBMISSION [--out DIR]           one submission (a folder or an archive); reports in DIR
     fcd-grade batch ROOT --out OUT [--jobs N]  every submission under ROOT (folders, .zip or .tar files)
@@ -33,7 +33,8 @@ from grader.games import get as get_game
 def _single_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fcd-grade", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Grade a Final Card-Down submission (Card.c, Game.c, ...) against the 18s2 rules.",
+        description="Grade a submission: Final Card-Down 2018 (Card.c, Game.c, ...) unless --edition or --game "
+                    "names another game.",
         epilog="To grade a whole class: fcd-grade batch ROOT --out OUT   (see fcd-grade batch --help)\n\n"
                "Exit codes: 0 all passed, 1 some test failed, 2 usage or grader error.")
     p.add_argument("submission", type=Path,
@@ -89,14 +90,15 @@ def _worker_parser() -> argparse.ArgumentParser:
     return p
 
 
-def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = False, title: str = "Final Card-Down",
+def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = False, title: str | None = None,
                   said: Collection[str] = ()) -> None:
-    """The result on the console; ``said``: build notes already printed before grading (not said twice)."""
+    """The result on the console, under the title of the game graded against (``title``, else the result's);
+    ``said``: build notes already printed before grading (not said twice)."""
     if quiet:
         partial = f", partial: --only {' '.join(result.only)}" if result.only else ""
         print(f"{result.submission}: {result.score:g}/{result.max_score:g} ({result.status}{partial})")
         return
-    print(f"{title} grader -- {result.submission}")
+    print(f"{title or result.game or 'fcd-grade'} grader -- {result.submission}")
     print(f"  sandbox: {result.sandbox}")
     print(f"  rulings profile: {result.profile}")
     for note in result.build_notes:

@@ -17,7 +17,9 @@ a ``GameSpec`` and imports no game: a game is a package under
 - its replay: the game as dealt and after each move (``grader.core.replay``), for the HTML report;
 - what a student's own test program is run against: the model, the accepted readings, the mutants
   (``grader.core.suite``);
-- the game at the table, with its baseline players (``grader.core.arena``).
+- the game at the table, with its baseline players (``grader.core.arena``);
+- how it explains itself: what marks a submission as written for it (``Hallmarks``: the build hints at the
+  right ``--game`` when a submission looks like another game's) and how to read its moves (``notation``).
 
 Each field is typed by what the core does with it: ``Scenario``, ``Session`` and ``Ruling`` say what it reads
 and calls, the callables' protocols what it passes.  A game's own values (its scenarios, its session) reach
@@ -118,9 +120,20 @@ class LaterStages(Protocol):
 
 
 @dataclass(frozen=True)
+class Hallmarks:
+    """What marks a submission as written for this game, so that one graded as another game is told which flag
+    to use instead of being left with a wall of compile errors (``grader.core.build.lookalike``).  The game's API
+    headers count too (a submission includes them); a mark another registered game shares counts for both."""
+
+    flag: str = ""  # how a user chooses this game on the command line ("--edition 17s2"); "": never suggested
+    words: tuple[str, ...] = ()  # identifiers its submissions use and other games' do not (functions, enum names)
+    files: tuple[str, ...] = ()  # file names besides the API headers (its sources: "Palace.c")
+
+
+@dataclass(frozen=True)
 class GameSpec:
     name: str  # short name, used on the command line (--game) and in reports
-    title: str  # what the report calls it
+    title: str  # what every report calls it, edition included: "Final Card-Down (2017)"
     engine: Engine  # the reference rules, for generic algorithms (random play, tournaments)
     include_dir: Path  # the course's headers (and any file the build compiles with every submission)
     api_headers: tuple[str, ...]  # the headers that declare the API (the cffi declarations are read from them)
@@ -144,6 +157,10 @@ class GameSpec:
     # The game's seating at the table (its baselines, its students' players), for the runner and tournaments;
     # None: no arena
     arena: Callable[[], Seating] | None = None
+    # What marks a submission as this game's (for the hint to another game's flag); none: never suggested
+    hallmarks: Hallmarks = Hallmarks()
+    # How to read the cards, games and moves its messages write, one point a line: the reports print it once
+    notation: str = ""
 
     def arena_game(self) -> ArenaGame:
         """The game at the table: its engine with its seating; asking a game that has none is a usage error

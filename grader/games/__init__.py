@@ -1,7 +1,7 @@
 """The games the grader knows, by name: each a package here whose ``GAME`` is a ``GameSpec``.
 
-The core finds a game only through ``get`` (by name, imported on demand), so
-no core module imports a game package.
+The core finds a game only through ``get`` (by name, imported on demand) or ``titled`` (by the title a
+result names), so no core module imports a game package.
 """
 
 from __future__ import annotations
@@ -25,3 +25,10 @@ def get(name: str = DEFAULT_GAME) -> GameSpec:
     if name not in GAMES:
         raise KeyError(f"no game called {name!r}; the grader knows {', '.join(sorted(GAMES))}")
     return importlib.import_module(GAMES[name]).GAME
+
+
+def titled(title: str) -> GameSpec | None:
+    """The game a result was graded against, by its title (``SubmissionResult.game``): the reports, which have
+    only the result, read the game's notation from it.  None for a title no game has (a result made before
+    results named their game)."""
+    return next((game for game in map(get, GAMES) if game.title == title), None) if title else None

@@ -83,6 +83,6 @@ def test_the_hostile_name_opens_its_own_report(batch: Path, tmp_path: Path) -> N
         page.goto((batch / "dashboard.html").as_uri())
         page.locator("table.students tbody a", has_text=HOSTILE_NAME).click()
         page.wait_for_load_state()
-        assert page.locator("h1").text_content() == f"Final Card-Down: {HOSTILE_NAME}"
+        assert page.locator("h1").text_content() == f"Final Card-Down (2018): {HOSTILE_NAME}"
         assert page.evaluate("typeof window.pwned") == "undefined"
         assert errors == []

@@ -11,17 +11,24 @@ import csv
 import json
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from markupsafe import escape
 
+from grader.core.cli import print_summary
 from grader.core.grade import mark
 from grader.core.report import clean_text, render_html, write_class_csv, write_gradescope, write_html, write_junit
 from grader.core.report.csv_report import group_order
+from grader.core.report.dashboard import dashboard
 from grader.core.report.escape import CAP
+from grader.core.report.gradescope import gradescope_json
+from grader.core.report.junit import junit_string
 from grader.core.results import GroupMarks, SubmissionResult, Verdict
 from grader.core.results import TestResult as Result  # (a Test* name would be collected)
+from grader.games import get
 
 xmlschema = pytest.importorskip("xmlschema")
 
@@ -460,3 +467,39 @@ def test_class_csv_defuses_formulas(tmp_path: Path) -> None:
     with path.open(newline="", encoding="utf-8") as f:
         row = list(csv.DictReader(f))[0]
     assert row["submission"] == "'=HYPERLINK(\"http://x\")"
+
+
+# --- titles and notation: every report names its game ---------------------------------------------------
+
+def test_every_report_is_titled_by_the_game_and_edition_graded_against(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """report.html (<title>, <h1>), the JUnit suite, Gradescope's output, the terminal, the dashboard: each
+    from ``result.game``, never a game written into the code."""
+    for game in ("Palace", "Final Card-Down (2017)"):
+        result = replace(alice(), game=game)
+        page = render_html(result)
+        assert f"<title>{game}: alice (10 / 22)</title>" in page and f"<h1>{game}: alice</h1>" in page
+        suites = ET.fromstring(junit_string([result]).split("\n", 1)[1]).findall("testsuite")
+        assert [s.get("name") for s in suites] == [f"{game}: alice"]
+        assert gradescope_json(result)["output"].startswith(f"Graded as {game}.")
+        print_summary(result, None)
+        assert capsys.readouterr().out.startswith(f"{game} grader -- alice\n")
+        assert dashboard([result, replace(bob(), game=game)], tmp_path).title == game
+        if game == "Palace":
+            assert "Final Card-Down" not in page + junit_string([result]) + gradescope_json(result)["output"]
+
+
+def test_the_report_says_once_how_to_read_the_games_moves() -> None:
+    """``GameSpec.notation``, found by the result's game: once in report.html and in Gradescope's output where
+    tests did not pass; not at all where every test passed, or for a result naming no game."""
+    for name in ("palace", "fcd17s2", "fcd18s2"):
+        game = get(name)
+        failing = replace(alice(), game=game.title)
+        page = render_html(failing)
+        assert page.count("How to read the moves") == 1
+        assert all(str(escape(line)) in page for line in game.notation.splitlines())
+        output = gradescope_json(failing)["output"]
+        assert output.count("How to read the moves:") == 1
+        passing = replace(carol(), game=game.title, tests=[t for t in carol().tests if t.passed])
+        assert "How to read the moves" not in render_html(passing) + gradescope_json(passing)["output"]
+    assert "How to read the moves" not in render_html(alice())  # a result naming no game

@@ -232,8 +232,15 @@ def _rates(results: Sequence[SubmissionResult], per_group: bool) -> list[TestRat
     return list(rates.values())
 
 
-def dashboard(results: Sequence[SubmissionResult], out: Path, title: str = "Final Card-Down") -> Dashboard:
-    """Everything ``dashboard.html`` shows, from the batch's results (``out``: the batch's folder)."""
+def class_title(results: Sequence[SubmissionResult]) -> str:
+    """The game (and edition) a class was graded against, from its results: ``Palace``; every title found, in
+    order, should results of several games be shown together."""
+    return " / ".join(dict.fromkeys(r.game for r in results if r.game)) or "fcd-grade"
+
+
+def dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None = None) -> Dashboard:
+    """Everything ``dashboard.html`` shows, from the batch's results (``out``: the batch's folder), under
+    ``title`` (the game's title; by default the one the results name)."""
     students = [_student(r, out) for r in results]
     by_name = dict(zip((r.submission for r in results), students))
     compiled = [r for r in results if r.build_ok]
@@ -262,7 +269,7 @@ def dashboard(results: Sequence[SubmissionResult], out: Path, title: str = "Fina
     problems = [(what, hit) for what, hit in problems if hit]
     seconds = [r.seconds for r in results]
     return Dashboard(
-        title=clean_text(title, 256), students=students,
+        title=clean_text(title or class_title(results), 256), students=students,
         mean=num(statistics.fmean(scores)) if scores else "-",
         median=num(statistics.median(scores)) if scores else "-", max_score=num(max_score),
         statuses=sorted(Counter(r.status for r in results).items()),
@@ -274,11 +281,11 @@ def dashboard(results: Sequence[SubmissionResult], out: Path, title: str = "Fina
         sortable=(TEMPLATES / "sortable.js").read_text())
 
 
-def render_dashboard(results: Sequence[SubmissionResult], out: Path, title: str = "Final Card-Down") -> str:
+def render_dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None = None) -> str:
     return JINJA.get_template("dashboard.html").render(d=dashboard(results, out, title))
 
 
-def write_dashboard(results: Sequence[SubmissionResult], out: Path, title: str = "Final Card-Down") -> Path:
+def write_dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None = None) -> Path:
     path = out / "dashboard.html"
     path.write_text(render_dashboard(results, out, title), encoding="utf-8")
     return path

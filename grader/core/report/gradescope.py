@@ -20,7 +20,8 @@ matters (a message after its first line, compiler output, programs) goes in a
 fenced code block whose fence is longer than any run of backticks inside
 (``md_block``), where nothing is markup.  So student output never becomes HTML
 or Markdown.  A hidden test's output is just "hidden test", and it is
-``after_published``.
+``after_published``.  The top-level output opens with the game graded against and, where tests did not pass,
+says once how to read the game's moves (``GameSpec.notation``).
 """
 
 from __future__ import annotations
@@ -149,7 +150,8 @@ def _summary(result: SubmissionResult) -> str:
     passed = sum(1 for t in result.tests if t.passed)
     failed = sum(1 for t in result.tests if t.verdict.family == "fail")
     hidden = sum(1 for t in result.tests if t.verdict.value == "not shown")
-    lines = [f"Score {result.score:g} / {result.max_score:g}: {passed} of {n} tests passed, {failed} failed"
+    lines = [f"Graded as {clean_text(result.game, 256)}."] if result.game else []
+    lines += [f"Score {result.score:g} / {result.max_score:g}: {passed} of {n} tests passed, {failed} failed"
              + (f", {hidden} not shown (a difference another test owns hid their rule: they earn only what "
                 f"was seen)." if hidden else ".")]
     if getattr(result, "only", ()):
@@ -174,11 +176,16 @@ def _summary(result: SubmissionResult) -> str:
     first = result.first_failure()
     if first is not None and not first.hidden:
         lines.append(f"Start with the first failure: {clean_text(first.id, 1024)}.")
-    if result.game:
-        lines.append(f"Graded as {clean_text(result.game, 256)}.")
     if result.profile:
         lines.append(f"Rulings profile: {clean_text(result.profile, 256)}.")
-    return "\n\n".join(md_text(line) for line in lines)
+    parts = [md_text(line) for line in lines]
+    from grader.games import titled  # noqa: PLC0415 - the registry: no game is imported here
+
+    game = titled(result.game)
+    notation = game.notation.splitlines() if game is not None else []
+    if notation and result.build_ok and any(not t.passed and not t.hidden for t in result.tests):
+        parts.append("How to read the moves:\n\n" + "\n".join(f"- {md_text(line)}" for line in notation))
+    return "\n\n".join(parts)
 
 
 class GradescopeTest(TypedDict):

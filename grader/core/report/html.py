@@ -11,7 +11,8 @@ only its name and whether it passed.  A failed test with a game carries its
 replay (``grader.core.replay``) as JSON in a ``<script type="application/json">``
 (escaped by ``embed_json``), which the page's one script draws: it opens at the
 first difference, steps with the arrow keys, Home and End or a slider, and
-every step has an address (``#<test id>/step-<n>``).
+every step has an address (``#<test id>/step-<n>``).  The page is titled by the game graded against
+(``result.game``) and, where tests did not pass, says once how to read the game's moves (``GameSpec.notation``).
 """
 
 from __future__ import annotations
@@ -157,6 +158,19 @@ def trim_output(text: str, lines: int = BUILD_LINES, cap: int = BUILD_CAP) -> tu
     return short, len(all_lines) > lines or short != head
 
 
+def title_of(result: SubmissionResult) -> str:
+    """What a report of ``result`` is titled: the game and edition it was graded against."""
+    return result.game or "fcd-grade"
+
+
+def notation_of(result: SubmissionResult) -> list[str]:
+    """How to read the moves of the game ``result`` was graded against, one point a line (none if unknown)."""
+    from grader.games import titled  # noqa: PLC0415 - the registry: no game is imported here
+
+    game = titled(result.game)
+    return game.notation.splitlines() if game is not None else []
+
+
 def context(result: SubmissionResult, replays: dict[str, Replay] | None = None) -> dict[str, object]:
     """Everything the template shows, cleaned."""
     tests = sorted(result.tests, key=lambda t: _ORDER.get(t.verdict.family, 0))  # stable: order kept otherwise
@@ -168,7 +182,8 @@ def context(result: SubmissionResult, replays: dict[str, Replay] | None = None) 
         "score": num(result.score), "max_score": num(result.max_score),
         "status": result.status, "status_class": result.status.replace(" ", "-"),
         "profile": clean_text(result.profile, 1024), "sandbox": clean_text(result.sandbox, 1024),
-        "game": clean_text(result.game, 256),
+        "game": clean_text(result.game, 256), "title": clean_text(title_of(result), 256),
+        "notation": notation_of(result),
         "source_hash": clean_text(result.source_hash, 256), "seconds": f"{result.seconds:.1f}",
         "seed": result.seed,
         "build_ok": result.build_ok,

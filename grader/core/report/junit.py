@@ -1,4 +1,6 @@
-"""JUnit XML for CI systems, built with the ``junit-xml`` package: one testsuite per submission.
+"""JUnit XML for CI systems, built with the ``junit-xml`` package: one testsuite per submission, named by the
+game graded against and the submission (``Palace: alice``; its own tests ``Final Card-Down (2018): alice:
+testGame.c``).
 
 Each ``TestResult`` is a testcase ``<group>.<name>`` of class ``fcd.<group>``:
 
@@ -83,10 +85,17 @@ def _properties(result: SubmissionResult) -> dict[str, str]:
     return props
 
 
-def suite(result: SubmissionResult, report: str = "report.html") -> TestSuite:
+def suite_name(result: SubmissionResult, game: str = "") -> str:
+    """``<game>: <submission>``: what a CI system lists the suite as (``game``: the title graded against)."""
+    name = clean_text(result.submission, 1024) or "(unnamed)"
+    return f"{clean_text(game, 256)}: {name}" if game else name
+
+
+def suite(result: SubmissionResult, report: str = "report.html", game: str | None = None) -> TestSuite:
     """The junit-xml suite of one submission (before the schema repairs of ``junit_string``); ``report`` is
-    where its HTML report is, from the XML file, for the links to replays."""
-    return TestSuite(name=clean_text(result.submission, 1024) or "(unnamed)",
+    where its HTML report is, from the XML file, for the links to replays; ``game``: the title it was graded
+    against (the result's own unless given: the student's own tests are a result without one)."""
+    return TestSuite(name=suite_name(result, result.game if game is None else game),
                      test_cases=[_case(t, report) for t in result.tests], properties=_properties(result),
                      stdout=clean_text(result.build_output) or None)
 
@@ -126,10 +135,10 @@ def _beside(result: SubmissionResult) -> str:
 def junit_string(results: Sequence[SubmissionResult], report_of: Callable[[SubmissionResult], str] = _beside) -> str:
     """The whole JUnit document for ``results``, as text; ``report_of(result)``: its HTML report, relative
     to the XML file (beside it, for one submission)."""
-    every = [x for r in results for x in (r, own_tests_result(r)) if x is not None]  # own tests: a suite of their own
-    raw = to_xml_report_string([suite(r, report_of(r)) for r in every], prettyprint=False)
+    every = [(x, r) for r in results for x in (r, own_tests_result(r)) if x is not None]  # own tests: a suite too
+    raw = to_xml_report_string([suite(x, report_of(r), r.game) for x, r in every], prettyprint=False)
     root = ET.fromstring(raw)
-    _repair(root, every)
+    _repair(root, [x for x, _ in every])
     ET.indent(root, space="  ")
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

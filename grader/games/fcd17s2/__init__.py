@@ -10,7 +10,12 @@ from __future__ import annotations
 from grader.games.fcd.spec import edition_spec
 from grader.games.fcd17s2.engine import ENGINE
 from grader.games.fcd17s2.interface import API, COURSE_HEADERS
-from reference.fcd17s2 import BY_ID
+from reference.fcd17s2 import BY_ID, VALUE_NAMES, Action, MoveSpec
+
+# What only a 2017 submission uses (2018's Game.h has no SAY_*, no direction, no pastMove; its values 10-13 are A-D)
+HALLMARKS = ("SAY_UNO", "SAY_DUO", "SAY_TRIO", "playDirection", "pastMove", "ANTICLOCKWISE", "ADVANCE", "DECLARE")
 
 GAME = edition_spec("grader.games.fcd17s2", engine=ENGINE, interface=API,
-                    course_headers=COURSE_HEADERS, build_rules=("B1",), rulings=BY_ID)
+                    course_headers=COURSE_HEADERS, build_rules=("B1",), rulings=BY_ID, hallmarks=HALLMARKS,
+                    value_names=VALUE_NAMES,
+                    words={str(MoveSpec(a)): a.name for a in Action if a != Action.PLAY_CARD})

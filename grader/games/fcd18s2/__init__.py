@@ -13,7 +13,13 @@ from typing import Any
 from grader.games.fcd.spec import edition_spec
 from grader.games.fcd18s2.engine import ENGINE
 from grader.games.fcd18s2.interface import API, COURSE_HEADERS
+from reference.cards import Value
+from reference.moves import Action, MoveSpec
 from reference.rulings import BY_ID
+
+# What only a 2018 submission uses (2017's Game.h has none of these functions)
+HALLMARKS = ("getActiveDrawTwos", "getCurrentColor", "getNumberOfTwoCardsAtTop", "getPreviousTurnPlayer",
+             "getTopDiscardTurnNumber", "currentTurnMoves")
 
 
 def _suite_targets() -> Any:
@@ -29,5 +35,7 @@ def _arena() -> Any:
 
 
 GAME = edition_spec("grader.games.fcd18s2", engine=ENGINE, interface=API,
-                    course_headers=COURSE_HEADERS, build_rules=("R17",), rulings=BY_ID,
+                    course_headers=COURSE_HEADERS, build_rules=("R17",), rulings=BY_ID, hallmarks=HALLMARKS,
+                    value_names=[v.name for v in Value],
+                    words={str(MoveSpec(a)): a.name for a in Action if a != Action.PLAY_CARD},
                     suite_targets=_suite_targets, arena=_arena)

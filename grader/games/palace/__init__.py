@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, cast
 
-from grader.core.gamespec import GameSpec
+from grader.core.gamespec import GameSpec, Hallmarks
 from grader.games.palace.engine import ENGINE
 from grader.games.palace.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
 from reference.palace import BY_ID
@@ -33,6 +33,28 @@ if TYPE_CHECKING:  # annotations only: the sandbox imports this package too
     from grader.games.palace.session import PalaceSession
 
 BUILD_RULES = ("§1",)  # the Palace headers: see the module docstring
+# What only a Palace submission uses, besides its headers (Final Card-Down has no phases, rows or pile to pick up)
+HALLMARKS = Hallmarks(flag="--game palace", files=("Palace.c", "PalaceCard.c"),
+                      words=("currentPhase", "effectiveTopRank", "sevenRestriction", "faceUpCount", "burntCount",
+                             "CHOOSE_FACE_UP", "PLAY_FACE_DOWN", "PICK_UP_PILE"))
+# How to read the messages: the notation of reference.palace (cards.py, moves.py) and the observer's card numbers
+# (observe.card_label), one point a line; tests/games/palace/test_messages_palace.py parses every example
+NOTATION = "\n".join((
+    "A card is its rank then its suit: ranks 2-9, T (ten), J, Q, K, A; suits H hearts, D diamonds, C clubs, "
+    "S spades. TH is the ten of hearts.",
+    "5H@12 is one particular card: the 5H that newGame was given at position 12 of the deck (counting from 0, "
+    "top first).",
+    "A game is written like \"2p mirror: 8H 5D 3D*2 ...\": the number of players, the rules newGame is given "
+    "(basic; mirror is RULE_MIRROR_THREE, seven is RULE_SEVEN_LOWER, mirror+seven both), then the deck, top first; "
+    "3D*2 is two 3D in a row.",
+    "Moves: up:5H,6D,KS chooses those three cards for the face-up row (CHOOSE_FACE_UP); 5H or 5H,5D plays that "
+    "card or set (PLAY_CARDS); blind:1 turns the face-down card at position 1, counting from 0 (PLAY_FACE_DOWN); "
+    "pickup takes the pile (PICK_UP_PILE).",
+    "Seats are numbered from 0.",
+    "The grader's own isValidMove questions number the cards in the order it first saw them: play:3S#93 plays the "
+    "3S it numbered 93; foreign:1:... tries a card of seat 1, wrong-zone:pile:... a card from the pile.",
+    "<369114608,0> is a card with no real rank and suit (often memory your code had already freed).",
+))
 
 
 def _scenarios() -> tuple[Scenario, ...]:
@@ -127,4 +149,6 @@ GAME = GameSpec(
     replay_frames=_replay_frames,
     suite_targets=None,
     arena=_arena,
+    hallmarks=HALLMARKS,
+    notation=NOTATION,
 )

@@ -10,15 +10,17 @@ The reference only says where the library's game went another way, to judge arou
 the first step where the library's state (``state_view``, by looks; hands, rows and burnt cards as multisets)
 matches the reference's under no reading of the LENIENT switches, what the rules leave open there put aside
 (``lenient_keys``).  ``mismatch_cause`` says what a wrong value shows, in the same words in every test, with the
-rules of that (``grader.games.palace.focus``).  The words of a value and of the game so far (``card_text``,
-``moves_text``...) are here too, for the messages (``grader.games.palace.explain``).
+rules of that (``grader.games.palace.focus``).  The words of a value and of the game so far (``value_words``,
+``moves_text``...) are here too, for the messages (``grader.games.palace.explain``, the random games): enums by
+their Palace.h names, seats by number, cards in the notation the reports explain (``GameSpec.notation``) --
+never a Python repr.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Protocol, Sequence, cast
+from typing import Callable, Iterable, Mapping, Protocol, Sequence, cast
 
 from grader.games.palace.focus import (
     NO_CARD_CAUSE,
@@ -36,6 +38,7 @@ from reference.palace import (
     HAND_DEAL,
     NOT_FINISHED,
     RULE_MIRROR_THREE,
+    RULE_SEVEN_LOWER,
     TABLE_CARDS,
     CardRef,
     Game,
@@ -51,10 +54,13 @@ from reference.palace import (
 MOVES_SHOWN = 40  # moves a message lists at most (the last ones)
 SIDE_EFFECTS_ASKED = "C46"  # a Mismatch's entry when the step's isValidMove questions changed the game
 PHASES = {int(p): p.name for p in Phase}
+RANKS = {int(r): r.name for r in Rank}
+RULE_FLAGS = {RULE_MIRROR_THREE: "RULE_MIRROR_THREE", RULE_SEVEN_LOWER: "RULE_SEVEN_LOWER"}
 
 __all__ = ["CALLS", "COUNTS", "SCALARS", "STATE_KEYS", "Departure", "Mismatch", "Played", "after_words", "asserts",
            "card_text", "check_expect", "differing", "entry_label", "first_departure", "game_view", "ident_map",
-           "lenient_keys", "mismatch_cause", "mismatch_owners", "moves_text", "ref_text", "state_view"]
+           "lenient_keys", "mismatch_cause", "mismatch_owners", "moves_text", "ref_text", "state_view",
+           "value_words"]
 
 
 class Played(Protocol):
@@ -75,21 +81,25 @@ class Played(Protocol):
 # ---- words ------------------------------------------------------------------------------------------------
 def card_text(card: object) -> str:
     """An observed card as a student writes it: ``5H``, ``NULL``, or ``<r,s>`` for garbage."""
-    if not isinstance(card, list) or len(card) != 3:
-        return repr(card)
-    if card == NULL_CARD:
-        return "NULL"
-    try:
-        return look(card[0], card[1])
-    except (TypeError, ValueError):
-        return repr(card)
+    if isinstance(card, tuple) and len(card) == 2 and all(isinstance(v, int) for v in card):
+        return look(card[0], card[1])  # a card by its look (``state_view``)
+    if not _is_card(card):
+        return _plain(card)
+    assert isinstance(card, list)
+    return "NULL" if card == NULL_CARD else look(card[0], card[1])
+
+
+def _is_card(value: object) -> bool:
+    """An observed card: ``[rank, suit, ident]``."""
+    return isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                for v in value)
 
 
 def cards_text(cards: object) -> str:
     if cards == MISSING:
         return "(the function is missing)"
-    if not isinstance(cards, list):
-        return repr(cards)
+    if not isinstance(cards, (list, tuple)):
+        return _plain(cards)
     return "[" + " ".join(card_text(c) for c in cards) + "]" if cards else "[] (none)"
 
 
@@ -107,41 +117,133 @@ def value_text(value: object) -> str:
         return "(the function is missing)"
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
-    return repr(value)
+    return _plain(value)
 
 
-def _seats(setup: Setup, moves: Sequence[MoveSpec]) -> list[int | None]:
-    """Who made each move, on the reference (the moves of a test are valid under every reading)."""
-    game = Game(setup)
-    out: list[int | None] = []
-    for spec in moves:
-        if game.outcome() is not None:
-            out.append(None)
+def _named(names: Mapping[int, str], value: int) -> str:
+    """An enum value as Palace.h names it, with its number: ``PLAY_PHASE (1)``; a number no name has, alone."""
+    return f"{names[value]} ({value})" if value in names else str(value)
+
+
+def _rules_words(rules: int) -> str:
+    flags = [name for flag, name in RULE_FLAGS.items() if rules & flag]
+    known = sum(flag for flag in RULE_FLAGS if rules & flag) == rules
+    return f"{' | '.join(flags) or 'RULES_BASIC'} ({rules})" if known else str(rules)
+
+
+def _per_seat(values: Sequence[object], words: Callable[[object], str], sep: str) -> str:
+    return sep.join(f"seat {s}: {words(v)}" for s, v in enumerate(values)) if values else "(no seat)"
+
+
+GETTER_ENDS = ("a card at n = -1", "a card at n = size", "NULL at n = size - 1")  # what a False entry means
+
+
+def _ranges_words(ranges: Mapping[object, object]) -> str:
+    """The Card getters at the ends of their ranges (C43): each getter's wrong answers, or that all are right."""
+    wrong = []
+    for getter, row in ranges.items():
+        if row == MISSING:
             continue
-        out.append(game.current_player())
+        bad = [GETTER_ENDS[i] for i, ok in enumerate(row) if ok is not True and i < len(GETTER_ENDS)] \
+            if isinstance(row, list) else [_plain(row)]
+        if bad:
+            wrong.append(f"{getter} gives {' and '.join(bad)}")
+    return "; ".join(wrong) if wrong else "NULL at n = -1 and at n = size from every Card getter"
+
+
+def value_words(key: str, value: object) -> str:
+    """An observed value (an observation's ``key``: ``STATE_KEYS`` and the rest) in Palace.h's words: an enum by
+    name and number (``PLAY_PHASE (1)``, ``KING (13)``), TRUE/FALSE, cards in the notation, a value of each seat
+    as ``seat 0: ...``; never a Python repr."""
+    if value == MISSING:
+        return "(the function is missing)"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        if key == "phase":
+            return _named(PHASES, value)
+        if key == "winner" and value == NOT_FINISHED:
+            return f"NOT_FINISHED ({NOT_FINISHED})"
+        if key == "effective_top_rank":
+            return "0 (the pile is empty)" if value == 0 else _named(RANKS, value)
+        if key == "seven_restriction":
+            return "TRUE" if value else "FALSE"
+        if key == "rules":
+            return _rules_words(value)
+        return str(value)
+    if key in COUNT_KEYS and isinstance(value, (list, tuple)):
+        return _per_seat(value, value_text, ", ")
+    if key in ROWS and isinstance(value, (list, tuple)):
+        return _per_seat(value, cards_text, "; ")
+    if key == "out_of_range" and isinstance(value, dict):
+        return _ranges_words(value)
+    if key == "top_discard" or _is_card(value):
+        return card_text(value)
+    if key in CARD_LISTS and isinstance(value, (list, tuple)):
+        return cards_text(value)
+    return _plain(value)
+
+
+def _plain(value: object) -> str:
+    """Any other value in plain words (what a broken library may give where a card or a number should be)."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items()) or "(nothing)"
+    if isinstance(value, (list, tuple)):
+        return "[" + " ".join(card_text(v) if _is_card(v) else _plain(v) for v in value) + "]"
+    return str(value)
+
+
+def _seats(setup: Setup, moves: Sequence[MoveSpec], readings: Readings | None = None) -> list[int | None]:
+    """Who made each move, on the reference under the first readings of the LENIENT switches that allow every
+    move (``readings`` first when given: a random game is played under the readings found in the code); None
+    for a move after the game's end."""
+    best: list[int | None] = []
+    for choice in ([readings] if readings is not None else []) + list(Readings.every()):
+        game = Game(setup, choice)
+        out: list[int | None] = []
         try:
-            game.play_move(game.resolve(spec))
+            for spec in moves:
+                if game.outcome() is not None:
+                    out.append(None)
+                    continue
+                out.append(game.current_player())
+                game.play_move(game.resolve(spec))
         except GameError:
-            return out + [None] * (len(moves) - len(out))
-    return out
+            best = max(best, out, key=len)
+            continue
+        return out
+    return best + [None] * (len(moves) - len(best))
 
 
-def moves_text(setup: Setup, moves: Sequence[MoveSpec], upto: int) -> str:
-    """The moves 1..upto, one a line with the seat that made it (the last ``MOVES_SHOWN``)."""
+def _mover(seat: int | None) -> str:
+    return f"seat {seat}" if seat is not None else "after the end"
+
+
+def moves_text(setup: Setup, moves: Sequence[MoveSpec], upto: int, readings: Readings | None = None) -> str:
+    """The moves 1..upto, one a line with the seat that made it (the last ``MOVES_SHOWN``); ``readings``: those
+    the game was played under, if not the reference's."""
     upto = max(0, min(upto, len(moves)))
     if not upto:
         return "    (no move yet)"
-    seats = _seats(setup, moves[:upto])
+    seats = _seats(setup, moves[:upto], readings)
     first = max(0, upto - MOVES_SHOWN)
     lines = [f"    ... ({first} earlier moves)"] if first else []
     for k in range(first, upto):
-        who = f"seat {seats[k]}" if seats[k] is not None else "?"
-        lines.append(f"    {k + 1:>3}. {who}: {moves[k]}")
+        lines.append(f"    {k + 1:>3}. {_mover(seats[k])}: {moves[k]}")
     return "\n".join(lines)
 
 
-def after_words(step: int) -> str:
-    return "right after newGame()" if step == 0 else f"after move {step}"
+def after_words(step: int, *, first: bool = False) -> str:
+    """``after move 3``, ``right after newGame()``; ``first``: to start a sentence (``str.capitalize`` would
+    write newgame())."""
+    words = "right after newGame()" if step == 0 else f"after move {step}"
+    return words[0].upper() + words[1:] if first else words
 
 
 def entry_label(entry: MoveSpec | Malformed) -> str:
@@ -236,18 +338,6 @@ COUNTS = (("hand_counts", "hand_counts", "playerCardCount(p)"), ("face_up_counts
           ("face_down_counts", "face_down_counts", "faceDownCount(p)"))
 
 
-def _scalar_text(key: str, value: object) -> str:
-    if value == MISSING:
-        return value_text(value)
-    if key == "phase" and isinstance(value, int) and not isinstance(value, bool):
-        return PHASES.get(value, repr(value))
-    if key == "winner" and value == NOT_FINISHED:
-        return "NOT_FINISHED (-1)"
-    if key == "seven_restriction":
-        return value_text(bool(value)) if isinstance(value, (bool, int)) else repr(value)
-    return value_text(value)
-
-
 def check_expect(e: Expect, obs: object, answers: Mapping[str, object], ids: Mapping[int, int], n_players: int,
                  after: object = None) -> list[Mismatch]:
     """What the library's observation (and its answers to the step's questions) got wrong of ``e``."""
@@ -263,13 +353,12 @@ def check_expect(e: Expect, obs: object, answers: Mapping[str, object], ids: Map
         same = (bool(got) == expected if key == "seven_restriction" and isinstance(got, (bool, int)) else
                 got == expected and not (isinstance(got, bool) and key != "seven_restriction"))
         if not same:
-            out.append(Mismatch(key, call, _scalar_text(key, expected), _scalar_text(key, got)))
+            out.append(Mismatch(key, call, value_words(field, expected), value_words(field, got)))
     for key, field, call in COUNTS:
         want = getattr(e, key)
         if want is not None and obs.get(field) != list(want):
             got = obs.get(field)
-            out.append(Mismatch(key, f"{call} for p = 0..{n_players - 1}", repr(list(want)),
-                                value_text(got) if got == MISSING else repr(got)))
+            out.append(Mismatch(key, call, value_words(field, list(want)), value_words(field, got)))
     top = e.top_discard
     if top is not None:
         got = obs.get("top_discard")
@@ -330,7 +419,7 @@ def check_expect(e: Expect, obs: object, answers: Mapping[str, object], ids: Map
         changed = [k for k in STATE_KEYS if obs.get(k) != after.get(k)]
         if changed:
             out.append(Mismatch("side_effects", "the game after these isValidMove() calls (C46)", "unchanged",
-                                f"{', '.join(changed)} changed", SIDE_EFFECTS_ASKED))
+                                changed_words(changed), SIDE_EFFECTS_ASKED))
     return out
 
 
@@ -339,6 +428,8 @@ STATE_KEYS = ("phase", "current_player", "current_turn", "winner", "hand_counts"
               "pile_size", "draw_pile_size", "burnt_count", "hands", "face_up", "face_down", "pile", "draw_pile",
               "burnt", "effective_top_rank", "seven_restriction")
 ROWS = ("hands", "face_up", "face_down")  # per seat, compared as multisets of looks
+COUNT_KEYS = ("hand_counts", "face_up_counts", "face_down_counts")  # a count per seat
+CARD_LISTS = ("pile", "draw_pile", "burnt", "hand")  # cards in an order (or as a multiset)
 SETS = ("pile", "burnt")  # multisets of looks (C37: the order inside a set and of burnt cards is free)
 CALLS = {"phase": "currentPhase()", "current_player": "currentPlayer()", "current_turn": "currentTurn()",
          "winner": "gameWinner()", "hand_counts": "playerCardCount(p)", "face_up_counts": "faceUpCount(p)",
@@ -349,6 +440,11 @@ CALLS = {"phase": "currentPhase()", "current_player": "currentPlayer()", "curren
          "seven_restriction": "sevenRestriction()", "top_discard": "topDiscard()", "hand": "handCard(n)",
          "hand_count": "handCardCount()", "out_of_range": "the Card getters at n = -1 and n = size",
          "valid": "isValidMove()", "num_players": "numPlayers()", "num_cards": "numCards()", "rules": "gameRules()"}
+
+
+def changed_words(keys: Iterable[str]) -> str:
+    """What the grader's isValidMove calls changed, by the calls that show it (C46)."""
+    return ", ".join(dict.fromkeys(CALLS.get(k, k) for k in keys)) + " changed"
 
 
 def _looks(cards: object) -> tuple[object, ...]:
@@ -446,24 +542,9 @@ class Departure:
 
     def line(self, setup: Setup, moves: Sequence[MoveSpec]) -> str:
         seats = _seats(setup, moves[:self.step])
-        move = (f" (seat {seats[self.step - 1]}: {moves[self.step - 1]})"
-                if 0 < self.step <= len(moves) and seats[self.step - 1] is not None else "")
+        move = f" ({_mover(seats[self.step - 1])}: {moves[self.step - 1]})" if 0 < self.step <= len(moves) else ""
         return (f"{after_words(self.step)}{move}: {self.what}: expected {self.expected}, got {self.got} "
                 f"-- the business of {', '.join(sort_rules(self.owners))}")
-
-
-def _view_text(key: str, value: object) -> str:
-    if key in ROWS and isinstance(value, tuple):
-        return "; ".join(f"seat {s}: " + _keys_text(row) for s, row in enumerate(value))
-    if key in SETS or key == "draw_pile":
-        return _keys_text(value)
-    return _scalar_text(key, value) if key in ("phase", "winner", "seven_restriction") else value_text(value)
-
-
-def _keys_text(looks: object) -> str:
-    if isinstance(looks, tuple) and all(isinstance(k, tuple) and len(k) == 2 for k in looks):
-        return "[" + " ".join(look(*k) for k in looks) + "]" if looks else "[] (none)"
-    return repr(looks)
 
 
 def first_departure(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Departure | None:
@@ -483,7 +564,7 @@ def first_departure(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Dep
             move = prior.resolve(moves[k - 1]) if prior is not None else None
             got = view.get(key) if view is not None else "nothing readable"
             cause = state_cause(prior, move, game)
-            return Departure(k, key, CALLS.get(key, key), _view_text(key, ref[key]), _view_text(key, got),
+            return Departure(k, key, CALLS.get(key, key), value_words(key, ref[key]), value_words(key, got),
                              effect_owners(prior, move, game, key), cause)
         views = _inconsistent_views(obs)
         if views:
@@ -492,7 +573,7 @@ def first_departure(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Dep
         changed = _side_effects(run, k, obs)
         if changed:
             return Departure(k, "side_effects", "the game after the grader's isValidMove() calls", "unchanged",
-                             f"{', '.join(changed)} changed", SIDE_EFFECT_RULES, "isValidMove changed the game")
+                             changed_words(changed), SIDE_EFFECT_RULES, "isValidMove changed the game")
         if k >= len(moves):
             return None
         before, alive = [], []

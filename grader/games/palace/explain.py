@@ -103,7 +103,7 @@ def wrong_values(s: Scenario, step: int, mismatches: Sequence[Mismatch],
         text = (f"Your code follows none of the readings the rules accept for {s.probe.ruling} "
                 f"(mixing them is not one of them):\n    " + "\n    ".join(lines))
     else:
-        text = f"{after_words(step).capitalize()}, expected against what your code gave:\n    " + \
+        text = f"{after_words(step, first=True)}, expected against what your code gave:\n    " + \
             "\n    ".join(lines)
     message = f"{rule_words(s)}Moves up to the check:\n{moves_text(s.setup, s.moves, step)}\n{text}"
     if departure is not None and departure.step < step:

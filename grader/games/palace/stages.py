@@ -48,7 +48,16 @@ from grader.core.config import MarkingConfig
 from grader.core.grade import guarded_many
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.worker_client import WorkerLost
-from grader.games.palace.compare import CALLS, after_words, differing, lenient_keys, moves_text, state_view
+from grader.games.palace.compare import (
+    CALLS,
+    after_words,
+    changed_words,
+    differing,
+    lenient_keys,
+    moves_text,
+    state_view,
+    value_words,
+)
 from grader.games.palace.engine import ENGINE, spec_of
 from grader.games.palace.explain import where
 from grader.games.palace.focus import (
@@ -61,7 +70,7 @@ from grader.games.palace.focus import (
     validity_owners,
 )
 from grader.games.palace.frames import AskEntry
-from grader.games.palace.observe import MISSING, NULL_CARD, Observation, Observer
+from grader.games.palace.observe import MISSING, Observation, Observer
 from grader.games.palace.scenarios import Scenario
 from grader.games.palace.session import GameRun, PalaceSession, Probed, ask_entry, judge_run, stopped_row
 from reference.palace import (
@@ -410,18 +419,6 @@ class Difference:
     row: DifferenceRow | None = None  # a game the library stopped in: the call in progress, for the replay
 
 
-def _show(value: object) -> str:
-    if value == MISSING:
-        return "(the function is missing)"
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
-        return "NULL" if value == NULL_CARD else _card(value)
-    if isinstance(value, list):
-        return "[" + " ".join(_show(v) for v in value) + "]"
-    return repr(value)
-
-
 def _card(c: list[int]) -> str:
     from grader.games.palace.observe import look  # noqa: PLC0415
 
@@ -457,7 +454,7 @@ def first_difference(game: RandomGame, run: GameRun) -> Difference | None:
         # the battery's isValidMove calls changed the game (and so, maybe, their own answers)
         if isinstance(changed, dict) and changed:
             return Difference(game, k, "side_effects", "the game after the grader's isValidMove() calls", "unchanged",
-                              f"{', '.join(sorted(changed))} changed", SIDE_EFFECT_RULES,
+                              changed_words(sorted(changed)), SIDE_EFFECT_RULES,
                               cause="isValidMove changed the game")
     if trouble is not None:
         return Difference(game, max(0, len(run.steps) - 1), "trouble", "your code", "to keep running",
@@ -518,8 +515,8 @@ def _difference(game: RandomGame, k: int, mine: Comparable, theirs: Comparable) 
         candidates = dict(_candidates(game, k))
         owners = validity_owners(ref, candidates[label]) if label in candidates else frozenset({"C40"})
         cause = ask_relation(ref, candidates[label], bool(b.get(label)))[0] if label in candidates else label
-        return Difference(game, k, "valid", f"isValidMove({label})", _show(b.get(label, "not asked")),
-                          _show(a.get(label, "not asked")), owners, cause=cause)
+        return Difference(game, k, "valid", f"isValidMove({label})", value_words("valid", b.get(label, "not asked")),
+                          value_words("valid", a.get(label, "not asked")), owners, cause=cause)
     if key in ("out_of_range",):
         owners = frozenset({"C43"})
     elif key in ("hand", "hand_count"):
@@ -528,8 +525,8 @@ def _difference(game: RandomGame, k: int, mine: Comparable, theirs: Comparable) 
         owners = frozenset({"C2", "P2"})
     else:
         owners = effect_owners(before, move, ref, "pile" if key == "top_discard" else key)
-    return Difference(game, k, key, CALLS.get(key, key), _show(theirs.get(key)), _show(mine.get(key)), owners,
-                      cause=state_cause(before, move, ref))
+    return Difference(game, k, key, CALLS.get(key, key), value_words(key, theirs.get(key)),
+                      value_words(key, mine.get(key)), owners, cause=state_cause(before, move, ref))
 
 
 def _candidates(game: RandomGame, k: int) -> list[tuple[str, PlayerMove]]:
@@ -590,8 +587,8 @@ def run_random_games(session: PalaceSession, n_games: int, found: dict[str, froz
     if d.key == "trouble":
         base.message = head + d.got
     else:
-        base.message = (head + f"Moves up to there:\n{moves_text(g.setup, g.moves, d.step)}\n"
-                        f"{after_words(d.step).capitalize()}: {d.what}: expected {d.expected}, got {d.got}."
+        base.message = (head + f"Moves up to there:\n{moves_text(g.setup, g.moves, d.step, g.readings[0])}\n"
+                        f"{after_words(d.step, first=True)}: {d.what}: expected {d.expected}, got {d.got}."
                         + (f"\n(The rules of this: {', '.join(sort_rules(d.owners))}.)" if d.owners else ""))
     return [base]
 
