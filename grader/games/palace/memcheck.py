@@ -30,7 +30,8 @@ C_RANKS = {r: r.name for r in Rank}
 C_SUITS = {s: s.name for s in Suit}
 C_ACTIONS = {a: a.name for a in Action}
 
-# The C both the memory stage's replay and the repro programs (``repro``) find a move's cards with.
+# The C the memory stage's replay finds a move's cards with (the repro programs, ``repro``, find them as the
+# worker does, ``play.resolve``: cards written with their identity too).
 IN_ZONE = r"""
 /* The card of that look in the current seat's zone (its hand; its face-up row once the hand is empty,
    unless it is choosing), not one already taken for this move; NULL when there is none. */

@@ -1,7 +1,38 @@
-"""Palace's C repro programs: for each failed scenario, a main() that deals the scenario's deck with newGame,
-plays its moves with playMove (each card found in the mover's zone), and checks with assert-like messages
-what the scenario expects at each step -- the program a student compiles with their own Palace.c to see
-the failure outside the grader.  Written beside the reports (``GameSpec.write_repros``)."""
+"""Palace's C repro programs: for each failed scenario test, a main() that plays the scenario's game the way the
+grader's worker plays it and checks what the test judges, where it judges it -- the program a student compiles
+with their own Palace.c to see the failure outside the grader.  Written beside the reports (``GameSpec.write_repros``).
+
+The program makes the grader's calls in the grader's order (``grader.games.palace.play``, with the scenario's
+requests: no isValidMove battery, no destroyGame):
+
+- newGame, then after newGame and after every move the whole observation (``observe.Observer``: the int
+  queries, handCard, every seat's zones by their counts, topDiscard, the piles, the getters at -1 and at the
+  size), each card's rank and suit read right after the getter gave it, every count capped by the deck size;
+- the deal read once after newGame (``play.deck_map``) when the test asks questions or a move names a card by
+  its identity (``5H@12``);
+- at a step with questions, each question of the step (``play.answer``: a written card found in the mover's
+  zone, lowest deck index, else anywhere by the deal; ``index_ranges``), then the observation again;
+- each move's cards found as the worker finds them (``play.resolve``), the move asked of isValidMove (a move
+  the game refuses, or a card not where the move says, stops the game: the grader stops there too) and made.
+
+It judges every ``expect`` block on the observation of its step as ``compare.check_expect`` does, in the same
+order, naming the same call (identity included: ``5H@12`` is that very Card of the deal, a question's cards are
+the very pointers the game's getters gave, and the game after the questions must hold the same pointers), and
+decides as ``session.PalaceSession.run_scenario`` decides: the first block that fails (or is never reached) is the
+test's failure, at its step (``TestResult.failed_after``); a probe (``probe = "C9"``) passes when every block of
+one reading holds, and a failure of one reading's values waits for the end of the game (a later failure every
+reading shares comes first).  It stops at the first failing check with ``FAILED after move N: ...`` (exit 1),
+names the call in progress of a crash (``CRASHED (signal N) in ...``, exit 2) and stops itself on a hang (an
+alarm: ``DID NOT RETURN within S seconds: ...``, exit 3; ``-DHANG_SECONDS=S``, default 10), and says
+``All checks passed`` (exit 0) otherwise.  It runs itself again with the grader's malloc settings
+(``sandbox.DETERMINISTIC_MALLOC``), so memory never written reads here as it read there.  When a failure's game
+shows a card that is not one Card wherever it is read (handCard against getHandCard, topDiscard against the
+pile), it says so beside the failure (C4).
+
+Two kinds of failure have no program: a probe that failed only because another probe of the session showed
+another reading (``failed_on == "readings"``: one program replays one game), and the verdicts a program cannot
+show (a memory or output limit, an unreadable result, a lost worker).
+"""
 
 from __future__ import annotations
 
@@ -10,15 +41,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Sequence
 
 from grader.core.native import c_string
+from grader.core.results import Verdict
+from grader.core.sandbox import DETERMINISTIC_MALLOC
 from grader.games.palace.compare import COUNTS, SCALARS, after_words, entry_label, ref_text
+from grader.games.palace.frames import INDEX_RANGES
 from grader.games.palace.interface import COURSE_HEADERS, INCLUDE_DIR
-from grader.games.palace.memcheck import IN_ZONE
 from grader.games.palace.scenarios import Expect, Malformed, Scenario, load_scenarios
-from grader.games.palace.session import ask_entry
-from reference.palace import Action, CardRef, MoveSpec, Phase, Rank, Suit
+from grader.games.palace.session import Asks, ask_entry
+from reference.palace import Action, CardRef, MoveSpec, Phase
 
 if TYPE_CHECKING:
     from grader.core.results import TestResult
+
+__all__ = ["Graded", "c_program", "reproducible", "write_repros"]
+
+# Verdicts a replay of the game cannot show: the grader's limits and its own trouble.
+NOT_SHOWN_BY_A_PROGRAM = frozenset({Verdict.MEMORY, Verdict.OUTPUT, Verdict.PROTOCOL, Verdict.WORKER_LOST})
+MAX_ASKED_CARDS = 12  # the entries of one asked move the program has room for (C40's malformed ones included)
 
 
 class Graded(Protocol):
@@ -27,265 +66,1216 @@ class Graded(Protocol):
     @property
     def tests(self) -> Sequence[TestResult]: ...
 
-# ---- ----------------------------------------------------------------------------------------
+
+# ---- the C every program starts with (sized by the program's own #defines) -------------------------------------
 REPRO_PRELUDE = r"""
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE  /* setenv, execv and alarm under -std=c11 too */
+#endif
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "Palace.h"
 
-static int failures = 0;
-static Game game_;  /* the game checkCards reads */
+/* A call that does not return within this many seconds is taken to hang: the program stops and names it. */
+#ifndef HANG_SECONDS
+#define HANG_SECONDS 10
+#endif
 
-static const char *look(Card c, char *buf) {
-    static const char *R = "??23456789TJQKA", *S = "HDCS";
-    if (c == NULL) {
-        return "NULL";
+/* ---- the moves and the questions, as data ------------------------------------------------------------------- */
+struct move {
+    int act, n;  /* the action; the cards it names */
+    int r[MAX_SET], s[MAX_SET], id[MAX_SET];  /* each card's rank, suit and deck index (-1: any card of that look) */
+    int down;  /* the face-down position */
+    const char *text;
+};
+
+enum { A_LOOK, A_NULL, A_SAME };  /* a card of an asked move: written, NULL, or the same pointer as entry j */
+struct askedCard {
+    int kind, r, s, id;  /* A_LOOK: rank, suit, deck index (-1: any card of that look); A_SAME: id = j */
+};
+struct asked {
+    int ranges;  /* 1: the Card getters at -1, at the size and at size - 1 (index_ranges) */
+    int act, n;
+    struct askedCard c[MAX_ASKED];
+    int hasCount, count;  /* numCards, when it is not n */
+    int down;
+    const char *label;
+};
+"""
+
+# ---- the functions every program has, after its data ----------------------------------------------------------
+REPRO_BODY = r"""
+#pragma GCC diagnostic ignored "-Wunused-function"  /* a test uses some of the checks only */
+
+/* ---- the call in progress, and what the program says --------------------------------------------------------- */
+static int moveNumber = 0;  /* moves made so far */
+static char inCall[240] = "newGame(...)";
+#define CALLING(...) snprintf(inCall, sizeof inCall, __VA_ARGS__)
+static const char *during = "";  /* what the grader was doing, when it is not plain reading the game */
+static int finished = 0;  /* the program ends by itself (not by an exit() in the code under test) */
+static volatile sig_atomic_t inSignal = 0;  /* ending from a signal handler: stdio may be in the middle of a call */
+
+/* Print without malloc (a crash may happen inside it), and end. */
+static void say(const char *format, ...) {
+    static char text[12000];
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    if (n > (int)sizeof text - 1) {
+        n = (int)sizeof text - 1;
     }
-    int r = (int)cardRank(c), s = (int)cardSuit(c);
-    buf[0] = r >= 2 && r <= 14 ? R[r] : '?';
-    buf[1] = s >= 0 && s <= 3 ? S[s] : '?';
-    buf[2] = '\0';
-    return buf;
+    if (n > 0 && write(1, text, (size_t)n) < 0) {
+    }
 }
 
-static void checkInt(const char *what, int expected, int got) {
-    if (expected != got) {
-        printf("  WRONG: %s: expected %d, got %d\n", what, expected, got);
-        failures++;
+static void end(int code) {
+    finished = 1;
+    _exit(code);
+}
+
+/* ---- the game as the grader reads it ------------------------------------------------------------------------- */
+typedef struct {
+    Card card;  /* NULL: the getter gave NULL */
+    long long rank, suit;  /* read right after the getter gave the card, as the grader reads them (an enum: unsigned) */
+} Seen;
+
+static Game game;
+static const Seen NO_CARD_SEEN = {NULL, -1, -1};
+
+/* A count the game gave, as a number of reads the grader makes (the deck size at most). */
+static int capped(long long n) {
+    return n < 0 ? 0 : n > N_CARDS ? N_CARDS : (int)n;
+}
+
+static Seen got(Card card) {
+    Seen s = {card, -1, -1};
+    if (card != NULL) {
+        size_t n = strlen(inCall);
+        snprintf(inCall + n, sizeof inCall - n, ", then cardRank() and cardSuit() of the Card it gave");
+        s.rank = (unsigned)cardRank(card);
+        s.suit = (unsigned)cardSuit(card);
+        inCall[n] = '\0';
+    }
+    return s;
+}
+
+enum { I_NUM_PLAYERS, I_NUM_CARDS, I_RULES, I_PHASE, I_CURRENT_PLAYER, I_CURRENT_TURN, I_WINNER, I_TOP_RANK, I_SEVEN,
+       I_HAND_COUNT, I_PILE_SIZE, I_DRAW_PILE_SIZE, I_BURNT_COUNT, N_INTS };
+enum { Z_HAND, Z_UP, Z_DOWN };  /* a seat's zones: getHandCard, faceUpCard, getFaceDownCard */
+enum { P_PILE, P_DRAW, P_BURNT };  /* the piles: getDiscardPileCard, getDeckCard, getBurntCard */
+
+typedef struct {
+    long long ints[N_INTS];  /* as the grader reads them: an int, or an enum (phase) as unsigned */
+    int handN;
+    Seen hand[N_CARDS];  /* handCard(n) */
+    int counts[3][N_PLAYERS];  /* playerCardCount, faceUpCount, faceDownCount of each seat */
+    int rowN[3][N_PLAYERS];
+    Seen rows[3][N_PLAYERS][N_CARDS];
+    Seen top;
+    int pileN[3];
+    Seen piles[3][N_CARDS];
+} View;
+
+static View seen;  /* the game after newGame or a move */
+static View again;  /* the same game after the step's questions (isValidMove must change nothing, C46) */
+
+static Card seatCard(int zone, int seat, int n) {
+    if (zone == Z_HAND) {
+        CALLING("getHandCard(%d, %d)", seat, n);
+        return getHandCard(game, seat, n);
+    }
+    if (zone == Z_UP) {
+        CALLING("faceUpCard(%d, %d)", seat, n);
+        return faceUpCard(game, seat, n);
+    }
+    CALLING("getFaceDownCard(%d, %d)", seat, n);
+    return getFaceDownCard(game, seat, n);
+}
+
+static int seatCount(int zone, int seat) {
+    if (zone == Z_HAND) {
+        CALLING("playerCardCount(%d)", seat);
+        return playerCardCount(game, seat);
+    }
+    if (zone == Z_UP) {
+        CALLING("faceUpCount(%d)", seat);
+        return faceUpCount(game, seat);
+    }
+    CALLING("faceDownCount(%d)", seat);
+    return faceDownCount(game, seat);
+}
+
+static Card pileCard(int pile, int n) {
+    if (pile == P_PILE) {
+        CALLING("getDiscardPileCard(%d)", n);
+        return getDiscardPileCard(game, n);
+    }
+    if (pile == P_DRAW) {
+        CALLING("getDeckCard(%d)", n);
+        return getDeckCard(game, n);
+    }
+    CALLING("getBurntCard(%d)", n);
+    return getBurntCard(game, n);
+}
+
+static Card handAt(int n) {
+    CALLING("handCard(%d)", n);
+    return handCard(game, n);
+}
+
+/* Is the getter's answer NULL?  Only compared, never read, as the grader asks it after each move. */
+static void nullAt(int getter, int seat, long long size) {
+    int ends[2] = {-1, (int)size};
+    for (int e = 0; e < (size >= 0 && size <= N_CARDS ? 2 : 1); e++) {
+        volatile Card c;
+        int n = ends[e];
+        switch (getter) {
+        case 0: CALLING("handCard(%d)", n); c = handCard(game, n); break;
+        case 1: c = seatCard(Z_HAND, seat, n); break;
+        case 2: c = seatCard(Z_UP, seat, n); break;
+        case 3: c = seatCard(Z_DOWN, seat, n); break;
+        default: c = pileCard(getter - 4, n); break;
+        }
+        (void)c;
     }
 }
-""" + IN_ZONE + r"""
-/* A card of that look anywhere in the game (every seat's zones, the piles), not one already taken. */
-static Card anywhere(Game game, rank r, suit s, Card *taken, int nTaken) {
-    Card found[4000];
+
+/* Every observation of the game, read as the grader reads it (grader/games/palace/observe.py). */
+static void observe(View *v) {
+    CALLING("numPlayers()"); v->ints[I_NUM_PLAYERS] = numPlayers(game);
+    CALLING("numCards()"); v->ints[I_NUM_CARDS] = numCards(game);
+    CALLING("gameRules()"); v->ints[I_RULES] = gameRules(game);
+    CALLING("currentPhase()"); v->ints[I_PHASE] = (unsigned)currentPhase(game);
+    CALLING("currentPlayer()"); v->ints[I_CURRENT_PLAYER] = currentPlayer(game);
+    CALLING("currentTurn()"); v->ints[I_CURRENT_TURN] = currentTurn(game);
+    CALLING("gameWinner()"); v->ints[I_WINNER] = gameWinner(game);
+    CALLING("effectiveTopRank()"); v->ints[I_TOP_RANK] = effectiveTopRank(game);
+    CALLING("sevenRestriction()"); v->ints[I_SEVEN] = sevenRestriction(game) != 0;
+    CALLING("handCardCount()"); v->ints[I_HAND_COUNT] = handCardCount(game);
+    CALLING("discardPileSize()"); v->ints[I_PILE_SIZE] = discardPileSize(game);
+    CALLING("drawPileSize()"); v->ints[I_DRAW_PILE_SIZE] = drawPileSize(game);
+    CALLING("burntCount()"); v->ints[I_BURNT_COUNT] = burntCount(game);
+    v->handN = capped(v->ints[I_HAND_COUNT]);
+    for (int i = 0; i < v->handN; i++) {
+        v->hand[i] = got(handAt(i));
+    }
+    for (int z = Z_HAND; z <= Z_DOWN; z++) {
+        for (int s = 0; s < N_PLAYERS; s++) {
+            v->counts[z][s] = seatCount(z, s);
+        }
+        for (int s = 0; s < N_PLAYERS; s++) {
+            v->rowN[z][s] = capped(v->counts[z][s]);
+            for (int i = 0; i < v->rowN[z][s]; i++) {
+                v->rows[z][s][i] = got(seatCard(z, s, i));
+            }
+        }
+    }
+    CALLING("topDiscard()");
+    v->top = got(topDiscard(game));
+    int sizes[3] = {v->ints[I_PILE_SIZE], v->ints[I_DRAW_PILE_SIZE], v->ints[I_BURNT_COUNT]};
+    for (int p = P_PILE; p <= P_BURNT; p++) {
+        v->pileN[p] = capped(sizes[p]);
+        for (int i = 0; i < v->pileN[p]; i++) {
+            v->piles[p][i] = got(pileCard(p, i));
+        }
+    }
+    int me = v->ints[I_CURRENT_PLAYER];
+    int seat = me >= 0 && me < N_PLAYERS ? me : 0;
+    nullAt(0, 0, v->ints[I_HAND_COUNT]);
+    for (int z = Z_HAND; z <= Z_DOWN; z++) {
+        nullAt(1 + z, seat, v->counts[z][seat]);
+    }
+    for (int p = P_PILE; p <= P_BURNT; p++) {
+        nullAt(4 + p, 0, sizes[p]);
+    }
+}
+
+/* ---- the deck and the deal ----------------------------------------------------------------------------------- */
+static int sameLook(Seen c, int r, int s) {
+    return c.card != NULL && c.rank == r && c.suit == s;
+}
+
+/* Which card of the deal each Card is (deck index), read from the game after newGame by the deal of C2, as the
+   grader reads it to judge a card written with its identity (5H@12): the first index found for a Card stays. */
+static Card identCard[N_CARDS];
+static int identIndex[N_CARDS], nIdents = 0;
+
+static void identPut(Seen c, int index) {
+    if (!(index >= 0 && index < N_CARDS && sameLook(c, DECK_R[index], DECK_S[index]))) {
+        return;
+    }
+    for (int k = 0; k < nIdents; k++) {
+        if (identCard[k] == c.card) {
+            return;
+        }
+    }
+    if (nIdents < N_CARDS) {
+        identCard[nIdents] = c.card;
+        identIndex[nIdents++] = index;
+    }
+}
+
+static int identOf(Card c) {
+    for (int k = 0; c != NULL && k < nIdents; k++) {
+        if (identCard[k] == c) {
+            return identIndex[k];
+        }
+    }
+    return -1;
+}
+
+static void readIdents(const View *v) {
+    const int n = N_PLAYERS, table = (HAND_DEAL + TABLE_CARDS) * N_PLAYERS;
+    for (int s = 0; s < n; s++) {
+        for (int j = 0; j < TABLE_CARDS && j < v->rowN[Z_DOWN][s]; j++) {
+            identPut(v->rows[Z_DOWN][s][j], HAND_DEAL * n + j * n + s);
+        }
+    }
+    if (v->pileN[P_PILE] > 0) {
+        identPut(v->piles[P_PILE][0], table);
+    }
+    for (int k = 0; k < v->pileN[P_DRAW]; k++) {
+        identPut(v->piles[P_DRAW][k], table + 1 + k);
+    }
+    for (int s = 0; s < n; s++) {
+        int used[N_CARDS] = {0};
+        for (int index = s; index < HAND_DEAL * n && index < N_CARDS; index += n) {
+            for (int k = 0; k < v->rowN[Z_HAND][s]; k++) {
+                Seen c = v->rows[Z_HAND][s][k];
+                if (!used[k] && c.rank == DECK_R[index] && c.suit == DECK_S[index]) {
+                    used[k] = 1;
+                    identPut(c, index);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* Deck index -> the Card the deal put there (C2), read right after newGame as the grader's worker reads it to
+   find the cards of the questions and of a move that names a card by its identity (grader/games/palace/play.py). */
+static Seen dealt[N_CARDS];
+static int dealtOrder[N_CARDS], nDealt = 0;
+
+static void dealtPut(int index, Seen c) {
+    if (index >= 0 && index < N_CARDS && sameLook(c, DECK_R[index], DECK_S[index])) {
+        dealt[index] = c;
+        dealtOrder[nDealt++] = index;
+    }
+}
+
+static void readDeal(void) {
+    const int n = N_PLAYERS, table = (HAND_DEAL + TABLE_CARDS) * N_PLAYERS;
+    during = " (reading the deal, to find the cards the test names)";
+    for (int s = 0; s < n; s++) {
+        for (int j = 0; j < TABLE_CARDS; j++) {
+            dealtPut(HAND_DEAL * n + j * n + s, got(seatCard(Z_DOWN, s, j)));
+        }
+    }
+    dealtPut(table, got(pileCard(P_PILE, 0)));
+    CALLING("drawPileSize()");
+    int draw = capped(drawPileSize(game));
+    for (int k = 0; k < draw; k++) {
+        dealtPut(table + 1 + k, got(pileCard(P_DRAW, k)));
+    }
+    for (int s = 0; s < n; s++) {
+        static Seen hand[N_CARDS];
+        int h = capped(seatCount(Z_HAND, s));
+        for (int k = 0; k < h; k++) {
+            hand[k] = got(seatCard(Z_HAND, s, k));
+        }
+        int used[N_CARDS] = {0};
+        for (int index = s; index < HAND_DEAL * n && index < N_CARDS; index += n) {
+            for (int k = 0; k < h; k++) {
+                if (!used[k] && sameLook(hand[k], DECK_R[index], DECK_S[index])) {
+                    used[k] = 1;
+                    dealtPut(index, hand[k]);
+                    break;
+                }
+            }
+        }
+    }
+    during = "";
+}
+
+static Seen dealtCard(int index) {
+    return index >= 0 && index < N_CARDS ? dealt[index] : NO_CARD_SEEN;
+}
+
+static int dealtIndexOf(Card c) {  /* the deck index of a Card of the deal (the last one read wins), or -1 */
+    for (int k = nDealt - 1; k >= 0; k--) {
+        if (dealt[dealtOrder[k]].card == c) {
+            return dealtOrder[k];
+        }
+    }
+    return -1;
+}
+
+static int dealtCards(void) {  /* how many different Cards the deal showed */
     int n = 0;
-    for (int p = 0; p < numPlayers(game) && p < MAX_PLAYERS; p++) {
-        for (int i = 0; i < playerCardCount(game, p) && n < 4000 && i < 1000; i++) found[n++] = getHandCard(game, p, i);
-        for (int i = 0; i < faceUpCount(game, p) && n < 4000 && i < 1000; i++) found[n++] = faceUpCard(game, p, i);
-        for (int i = 0; i < faceDownCount(game, p) && n < 4000 && i < 1000; i++) {
-            found[n++] = getFaceDownCard(game, p, i);
+    for (int k = 0; k < nDealt; k++) {
+        int first = 1;
+        for (int j = 0; j < k; j++) {
+            first &= dealt[dealtOrder[j]].card != dealt[dealtOrder[k]].card;
+        }
+        n += first;
+    }
+    return n;
+}
+
+static int isTaken(Card c, Card *taken, int n) {
+    for (int k = 0; k < n; k++) {
+        if (taken[k] == c) {
+            return 1;
         }
     }
-    for (int i = 0; i < discardPileSize(game) && n < 4000 && i < 1000; i++) found[n++] = getDiscardPileCard(game, i);
-    for (int i = 0; i < drawPileSize(game) && n < 4000 && i < 1000; i++) found[n++] = getDeckCard(game, i);
-    for (int i = 0; i < burntCount(game) && n < 4000 && i < 1000; i++) found[n++] = getBurntCard(game, i);
-    for (int i = 0; i < n; i++) {
-        int used = 0;
-        for (int k = 0; k < nTaken; k++) {
-            used |= taken[k] == found[i];
+    return 0;
+}
+
+/* The mover's zone, as the grader reads it to find a move's cards: the hand (handCard) for a choice and while
+   the hand has cards, else the face-up row (faceUpCard) of currentPlayer(). */
+static int readZone(int choosing, Seen *zone, const char *why) {
+    CALLING("handCardCount(), %s", why);
+    int count = capped(handCardCount(game));
+    if (!choosing && count == 0) {
+        CALLING("currentPlayer(), %s", why);
+        int seat = currentPlayer(game);
+        CALLING("faceUpCount(%d), %s", seat, why);
+        count = capped(faceUpCount(game, seat));
+        for (int k = 0; k < count; k++) {
+            CALLING("faceUpCard(%d, %d), %s", seat, k, why);
+            zone[k] = got(faceUpCard(game, seat, k));
         }
-        if (found[i] != NULL && !used && cardRank(found[i]) == r && cardSuit(found[i]) == s) {
-            return found[i];
+        return count;
+    }
+    for (int k = 0; k < count; k++) {
+        CALLING("handCard(%d), %s", k, why);
+        zone[k] = got(handCard(game, k));
+    }
+    return count;
+}
+
+/* ---- the moves ----------------------------------------------------------------------------------------------- */
+
+enum { GOING, REFUSED, NO_SUCH_CARD };
+static int stopped = GOING, stoppedAt = -1;  /* how and at which move the game stopped */
+static void decide(int trouble, int detail);
+
+/* Move i (0 = the first): its cards found in the mover's zone (the first of that look, lowest position, not
+   named already by the move; a card written with its identity: that very card of the deal), asked of
+   isValidMove, and made.  A card not there, or a move the game refuses, stops the game, as in the grader. */
+static void makeMove(int i) {
+    const struct move *m = &MOVES[i];
+    char why[120];
+    playerMove pm;
+    memset(&pm, 0, sizeof pm);
+    pm.action = (action)m->act;
+    snprintf(why, sizeof why, "looking for the cards of move %d (%s)", i + 1, m->text);
+    if (m->act == PLAY_FACE_DOWN) {
+        pm.faceDownIndex = m->down;
+    } else if (m->act != PICK_UP_PILE) {
+        static Seen zone[N_CARDS];
+        int count = readZone(m->act == CHOOSE_FACE_UP, zone, why);
+        Card taken[MAX_SET];
+        for (int c = 0; c < m->n && c < MAX_SET; c++) {
+            Seen card = NO_CARD_SEEN;
+            if (m->id[c] >= 0) {
+                card = dealtCard(m->id[c]);
+            } else {
+                for (int k = 0; k < count && card.card == NULL; k++) {
+                    if (sameLook(zone[k], m->r[c], m->s[c]) && !isTaken(zone[k].card, taken, c)) {
+                        card = zone[k];
+                    }
+                }
+            }
+            if (!sameLook(card, m->r[c], m->s[c])) {
+                stopped = NO_SUCH_CARD, stoppedAt = i;
+                decide(0, 0);
+            }
+            taken[c] = pm.cards[c] = card.card;
+        }
+        pm.numCards = m->n;
+    }
+    CALLING("isValidMove(%s), before making move %d", m->text, i + 1);
+    alarm(HANG_SECONDS);
+    if (!isValidMove(game, pm)) {
+        stopped = REFUSED, stoppedAt = i;
+        decide(0, 0);
+    }
+    CALLING("playMove(%s), move %d", m->text, i + 1);
+    alarm(HANG_SECONDS);
+    playMove(game, pm);
+    moveNumber = i + 1;
+}
+
+/* ---- the questions of a step --------------------------------------------------------------------------------- */
+
+#define NO_ANSWER (-2)  /* a written card of the question is nowhere in the game */
+static int answers[MAX_QUESTIONS];
+static int ranges[4 + 3 * N_PLAYERS][3];  /* each getter: NULL at -1, NULL at the size, a card at size - 1 */
+
+/* A written card of a question: that very card (5H@12), else in the mover's zone (lowest deck index), then
+   anywhere in the game by the deal (lowest deck index); NULL when the game has no such card. */
+static Card askedCard(const struct askedCard *c, Seen *zone, int count, Card *taken, int nTaken) {
+    if (c->id >= 0) {
+        Seen d = dealtCard(c->id);
+        return sameLook(d, c->r, c->s) ? d.card : NULL;
+    }
+    int best = -1, bestKey = 0, others = dealtCards();
+    for (int k = 0; k < count; k++) {
+        if (sameLook(zone[k], c->r, c->s) && !isTaken(zone[k].card, taken, nTaken)) {
+            int index = dealtIndexOf(zone[k].card);
+            int key = index >= 0 ? index : others + k;
+            if (best < 0 || key < bestKey) {
+                best = k, bestKey = key;
+            }
+        }
+    }
+    if (best >= 0) {
+        return zone[best].card;
+    }
+    for (int index = 0; index < N_CARDS; index++) {
+        if (sameLook(dealt[index], c->r, c->s) && !isTaken(dealt[index].card, taken, nTaken)) {
+            return dealt[index].card;
         }
     }
     return NULL;
 }
 
-/* The move as written: its cards found in the mover's zone, else anywhere (for a question). */
-static playerMove written(Game game, action a, int n, const rank *rs, const suit *ss, int faceDown, int anywhereToo) {
-    playerMove m;
-    memset(&m, 0, sizeof m);
-    m.action = a;
-    m.faceDownIndex = faceDown;
-    m.numCards = a == CHOOSE_FACE_UP || a == PLAY_CARDS ? n : 0;
-    for (int k = 0; k < n && k < MAX_SET; k++) {
-        m.cards[k] = inZone(game, a == CHOOSE_FACE_UP, rs[k], ss[k], m.cards, k);
-        if (m.cards[k] == NULL && anywhereToo) {
-            m.cards[k] = anywhere(game, rs[k], ss[k], m.cards, k);
-        }
+static int answer(const struct asked *a) {
+    static Seen zone[N_CARDS];
+    char why[200];
+    int count = 0, looks = 0;
+    snprintf(why, sizeof why, "looking for the cards of the question isValidMove(%s)", a->label);
+    for (int k = 0; k < a->n; k++) {
+        looks |= a->c[k].kind == A_LOOK;
     }
-    return m;
-}
-
-static void play(Game game, int number, const char *text, playerMove m) {
-    for (int k = 0; k < m.numCards && k < MAX_SET; k++) {
-        if (m.cards[k] == NULL) {
-            printf("  STOP: move %d (%s): a card it names is not in the mover's zone\n", number, text);
-            exit(2);
-        }
+    if (looks) {
+        count = readZone(a->act == CHOOSE_FACE_UP, zone, why);
     }
-    if (!isValidMove(game, m)) {
-        printf("  STOP: move %d (%s): your isValidMove() says FALSE, but the rules allow it\n", number, text);
-        exit(2);
-    }
-    playMove(game, m);
-}
-
-static void ask(Game game, const char *text, int expected, playerMove m) {
-    int got = isValidMove(game, m) != 0;
-    if (got != expected) {
-        printf("  WRONG: isValidMove(%s): expected %s, got %s\n", text, expected ? "TRUE" : "FALSE",
-               got ? "TRUE" : "FALSE");
-        failures++;
-    }
-}
-
-/* Cards of a zone against the looks expected: in order, or as a multiset. */
-static void checkCards(const char *what, const char *expected, Card (*get)(Game, int, int), int seat, int n,
-                       const rank *rs, const suit *ss, int want, int ordered) {
-    char buf[3], gotText[4000] = "";
-    int ok = n == want;
-    int used[1000] = {0};
-    for (int i = 0; i < n && i < 1000; i++) {
-        Card c = get(game_, seat, i);
-        strncat(gotText, look(c, buf), sizeof gotText - strlen(gotText) - 2);
-        strncat(gotText, " ", sizeof gotText - strlen(gotText) - 1);
-        if (!ok || c == NULL) {
-            ok = 0;
-            continue;
-        }
-        if (ordered) {
-            ok &= cardRank(c) == rs[i] && cardSuit(c) == ss[i];
+    Card cards[MAX_ASKED], taken[MAX_ASKED];
+    int nTaken = 0;
+    for (int k = 0; k < a->n; k++) {
+        const struct askedCard *c = &a->c[k];
+        if (c->kind == A_NULL) {
+            cards[k] = NULL;
+        } else if (c->kind == A_SAME) {
+            cards[k] = c->id >= 0 && c->id < k ? cards[c->id] : NULL;
         } else {
-            int j = 0;
-            while (j < want && (used[j] || cardRank(c) != rs[j] || cardSuit(c) != ss[j])) j++;
-            if (j < want) used[j] = 1; else ok = 0;
+            cards[k] = askedCard(c, zone, count, taken, nTaken);
+            if (cards[k] == NULL) {
+                return NO_ANSWER;
+            }
+            taken[nTaken++] = cards[k];
         }
     }
-    if (!ok) {
-        printf("  WRONG: %s: expected [%s], got [%s]\n", what, expected, gotText);
-        failures++;
+    playerMove pm;
+    memset(&pm, 0, sizeof pm);
+    pm.action = (action)a->act;
+    pm.numCards = a->hasCount ? a->count : a->n;
+    for (int k = 0; k < a->n && k < MAX_SET; k++) {
+        pm.cards[k] = cards[k];
+    }
+    pm.faceDownIndex = a->down;
+    CALLING("isValidMove(%s), a question of this test", a->label);
+    return isValidMove(game, pm) != 0;
+}
+
+/* The getters of C43 in the grader's order: handCard, getDiscardPileCard, getBurntCard, getDeckCard, then each
+   seat's getHandCard, faceUpCard and getFaceDownCard; their sizes; does one give a card at n (read as the grader
+   reads it)? */
+static int rangeSize(int g) {
+    switch (g) {
+    case 0: CALLING("handCardCount()"); return handCardCount(game);
+    case 1: CALLING("discardPileSize()"); return discardPileSize(game);
+    case 2: CALLING("burntCount()"); return burntCount(game);
+    case 3: CALLING("drawPileSize()"); return drawPileSize(game);
+    default: return seatCount((g - 4) % 3, (g - 4) / 3);
     }
 }
-"""
+
+static int rangeGives(int g, int n) {
+    switch (g) {
+    case 0: return got(handAt(n)).card != NULL;
+    case 1: return got(pileCard(P_PILE, n)).card != NULL;
+    case 2: return got(pileCard(P_BURNT, n)).card != NULL;
+    case 3: return got(pileCard(P_DRAW, n)).card != NULL;
+    default: return got(seatCard((g - 4) % 3, (g - 4) / 3, n)).card != NULL;
+    }
+}
+
+/* C43: every Card getter (of every seat) at -1, at the size and at size - 1. */
+static void indexRanges(void) {
+    during = " (a question of this test: every Card getter at -1, at its size and at size - 1)";
+    for (int g = 0; g < 4 + 3 * N_PLAYERS; g++) {
+        int size = rangeSize(g);
+        size = size >= 0 && size <= N_CARDS ? size : N_CARDS;
+        ranges[g][0] = !rangeGives(g, -1);
+        ranges[g][1] = !rangeGives(g, size);
+        ranges[g][2] = size > 0 ? rangeGives(g, size - 1) : 1;
+    }
+    during = "";
+}
+
+/* The questions of a step, in the grader's order, then the game read again. */
+static void ask(const struct asked *questions, int n) {
+    for (int k = 0; k < n; k++) {
+        if (questions[k].ranges) {
+            indexRanges();
+            answers[k] = 1;
+        } else {
+            answers[k] = answer(&questions[k]);
+        }
+    }
+    during = " (reading the game again after this step's isValidMove() questions)";
+    observe(&again);
+    during = "";
+}
+
+/* ---- the checks: each block of expectations, judged as the grader judges it -------------------------------- */
+enum { PENDING, HELD, BROKEN };
+static int state[N_BLOCKS + 1];  /* each block: not judged yet (or never reached), held, broken */
+static int block = 0;  /* the block being checked */
+static char brokeWhat[N_BLOCKS + 1][400], brokeExpected[N_BLOCKS + 1][3000], brokeGot[N_BLOCKS + 1][3000];
+
+static void wrong(const char *what, const char *expected, const char *gotText) {
+    if (state[block] == BROKEN) {
+        return;  /* a block shows its first difference */
+    }
+    state[block] = BROKEN;
+    snprintf(brokeWhat[block], sizeof brokeWhat[block], "%s", what);
+    snprintf(brokeExpected[block], sizeof brokeExpected[block], "%s", expected);
+    snprintf(brokeGot[block], sizeof brokeGot[block], "%s", gotText);
+}
+
+static void begin(int b) {
+    block = b;
+}
+
+static void held(int b) {  /* every check of block b was made */
+    if (state[b] == PENDING) {
+        state[b] = HELD;
+    }
+}
+
+static const char *cardText(Seen c, char *buf) {
+    static const char *R = "23456789TJQKA", *S = "HDCS";
+    if (c.card == NULL) {
+        return "NULL";
+    }
+    if (c.rank >= 2 && c.rank <= 14 && c.suit >= 0 && c.suit <= 3) {
+        snprintf(buf, 48, "%c%c", R[c.rank - 2], S[c.suit]);
+    } else {
+        snprintf(buf, 48, "<%lld,%lld>", c.rank, c.suit);
+    }
+    return buf;
+}
+
+static void cardsText(const Seen *cards, int n, char *out, size_t size) {
+    char buf[48];
+    if (n == 0) {
+        snprintf(out, size, "[] (none)");
+        return;
+    }
+    snprintf(out, size, "[");
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s", i ? " " : "", cardText(cards[i], buf));
+    }
+    size_t len = strlen(out);
+    snprintf(out + len, size - len, "]");
+}
+
+enum { K_INT, K_PHASE, K_WINNER, K_BOOL };
+
+static void valueText(int kind, long long value, char *out) {
+    static const char *PHASES[] = {"SETUP_PHASE", "PLAY_PHASE", "GAME_OVER"};
+    if (kind == K_PHASE && value >= 0 && value <= 2) {
+        snprintf(out, 40, "%s", PHASES[value]);
+    } else if (kind == K_WINNER && value == NOT_FINISHED) {
+        snprintf(out, 40, "NOT_FINISHED (-1)");
+    } else if (kind == K_BOOL) {
+        snprintf(out, 40, "%s", value ? "TRUE" : "FALSE");
+    } else {
+        snprintf(out, 40, "%lld", value);
+    }
+}
+
+static void checkInt(const char *what, int field, int kind, int expected) {
+    long long value = seen.ints[field];
+    if (kind == K_BOOL ? (value != 0) != (expected != 0) : value != expected) {
+        char e[40], g[40];
+        valueText(kind, expected, e);
+        valueText(kind, value, g);
+        wrong(what, e, g);
+    }
+}
+
+static void checkCounts(const char *what, int zone, const int *expected) {
+    char e[200] = "[", g[200] = "[";
+    int same = 1;
+    for (int s = 0; s < N_PLAYERS; s++) {
+        same &= seen.counts[zone][s] == expected[s];
+        snprintf(e + strlen(e), sizeof e - strlen(e), "%s%d", s ? ", " : "", expected[s]);
+        snprintf(g + strlen(g), sizeof g - strlen(g), "%s%d", s ? ", " : "", seen.counts[zone][s]);
+    }
+    if (!same) {
+        strcat(e, "]");
+        strcat(g, "]");
+        wrong(what, e, g);
+    }
+}
+
+/* A card as expected: its look, and the very card of the deal when written with its identity (5H@12). */
+static int matches(Seen c, int r, int s, int id) {
+    return sameLook(c, r, s) && (id < 0 || identOf(c.card) == id);
+}
+
+static void checkTop(const char *expected, int none, int r, int s, int id) {
+    char buf[48];
+    if (none ? seen.top.card != NULL : !matches(seen.top, r, s, id)) {
+        wrong("topDiscard()", none ? "NULL (the pile is empty)" : expected, cardText(seen.top, buf));
+    }
+}
+
+/* Cards of a zone or pile against those expected: in order (by position), or as a multiset of looks with every
+   card written with its identity among them. */
+static void checkCards(const char *what, const char *expected, const Seen *cards, int n, int want, const int *r,
+                       const int *s, const int *id, int ordered) {
+    int same = n == want;
+    if (same && ordered) {
+        for (int i = 0; i < n; i++) {
+            same &= matches(cards[i], r[i], s[i], id[i]);
+        }
+    } else if (same) {
+        int used[N_CARDS] = {0};
+        for (int i = 0; i < n && same; i++) {
+            int j = 0;
+            while (j < want && (used[j] || cards[i].card == NULL || cards[i].rank != r[j] || cards[i].suit != s[j])) {
+                j++;
+            }
+            if (j < want) {
+                used[j] = 1;
+            } else {
+                same = 0;
+            }
+        }
+        for (int j = 0; j < want && same; j++) {
+            int there = id[j] < 0;
+            for (int i = 0; i < n && !there; i++) {
+                there = identOf(cards[i].card) == id[j];
+            }
+            same &= there;
+        }
+    }
+    if (!same) {
+        static char g[3000];
+        cardsText(cards, n, g, sizeof g);
+        wrong(what, expected, g);
+    }
+}
+
+static void checkAnswer(const char *what, int expected, int k, const char *cards) {
+    if (answers[k] == NO_ANSWER) {
+        char g[400];
+        snprintf(g, sizeof g, "no answer: the card(s) %s are nowhere in your game", cards);
+        wrong(what, expected ? "TRUE" : "FALSE", g);
+    } else if ((answers[k] != 0) != (expected != 0)) {
+        wrong(what, expected ? "TRUE" : "FALSE", answers[k] ? "TRUE" : "FALSE");
+    }
+}
+
+static void checkRanges(void) {
+    static const char *WHERE[3] = {"n = -1", "n = size", "n = size - 1"};
+    for (int g = 0; g < 4 + 3 * N_PLAYERS; g++) {
+        for (int e = 0; e < 3; e++) {
+            if (!ranges[g][e]) {
+                static const char *FOUR[4] = {"handCard", "getDiscardPileCard", "getBurntCard", "getDeckCard"};
+                static const char *SEAT[3] = {"getHandCard", "faceUpCard", "getFaceDownCard"};
+                char what[120];
+                if (g < 4) {
+                    snprintf(what, sizeof what, "%s at %s", FOUR[g], WHERE[e]);
+                } else {
+                    snprintf(what, sizeof what, "%s(%d, n) at %s", SEAT[(g - 4) % 3], (g - 4) / 3, WHERE[e]);
+                }
+                wrong(what, e == 2 ? "a card" : "NULL", e == 2 ? "NULL" : "a card");
+            }
+        }
+    }
+}
+
+static int sameCards(const Seen *a, int na, const Seen *b, int nb) {
+    if (na != nb) {
+        return 0;
+    }
+    for (int i = 0; i < na; i++) {
+        if (a[i].card != b[i].card || (a[i].card != NULL && (a[i].rank != b[i].rank || a[i].suit != b[i].suit))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* C46: the game after the step's isValidMove questions is the game before them (the same Cards too). */
+static void checkUnchanged(void) {
+    static const char *KEYS[] = {"phase", "current_player", "current_turn", "winner", "hand_counts", "face_up_counts",
+                                 "face_down_counts", "pile_size", "draw_pile_size", "burnt_count", "hands", "face_up",
+                                 "face_down", "pile", "draw_pile", "burnt", "effective_top_rank", "seven_restriction"};
+    static const int INTS[] = {I_PHASE, I_CURRENT_PLAYER, I_CURRENT_TURN, I_WINNER, -1, -1, -1, I_PILE_SIZE,
+                               I_DRAW_PILE_SIZE, I_BURNT_COUNT, -1, -1, -1, -1, -1, -1, I_TOP_RANK, I_SEVEN};
+    char changed[600] = "";
+    for (int k = 0; k < 18; k++) {
+        int same = 1;
+        if (INTS[k] >= 0) {
+            same = seen.ints[INTS[k]] == again.ints[INTS[k]];
+        } else if (k >= 4 && k <= 6) {
+            for (int s = 0; s < N_PLAYERS; s++) {
+                same &= seen.counts[k - 4][s] == again.counts[k - 4][s];
+            }
+        } else if (k >= 10 && k <= 12) {
+            for (int s = 0; s < N_PLAYERS; s++) {
+                same &= sameCards(seen.rows[k - 10][s], seen.rowN[k - 10][s], again.rows[k - 10][s],
+                                  again.rowN[k - 10][s]);
+            }
+        } else {
+            same = sameCards(seen.piles[k - 13], seen.pileN[k - 13], again.piles[k - 13], again.pileN[k - 13]);
+        }
+        if (!same) {
+            snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%s", changed[0] ? ", " : "",
+                     KEYS[k]);
+        }
+    }
+    if (changed[0]) {
+        strcat(changed, " changed");
+        wrong("the game after these isValidMove() calls (C46)", "unchanged", changed);
+    }
+}
+
+/* C4 (I5 of rules-palace.md): a card is one Card wherever it is read.  Words for a failure whose game shows otherwise
+   -- a note, not a check: the grader judges the test's own values, and says this beside them. */
+static void identityNote(void) {
+    int me = seen.ints[I_CURRENT_PLAYER];
+    if (me >= 0 && me < N_PLAYERS) {
+        int same = seen.handN == seen.rowN[Z_HAND][me];
+        for (int i = 0; i < seen.handN && same; i++) {
+            int there = 0;
+            for (int j = 0; j < seen.rowN[Z_HAND][me] && !there; j++) {
+                there = seen.hand[i].card == seen.rows[Z_HAND][me][j].card;
+            }
+            same &= there;
+        }
+        if (!same) {
+            say("    (C4: handCard(n) gives other Cards than getHandCard(%d, n), the same hand: a card must be the "
+                "same Card pointer wherever it is read, not a copy)\n", me);
+        }
+    }
+    if (seen.pileN[P_PILE] > 0 ? seen.top.card != seen.piles[P_PILE][0].card : seen.top.card != NULL) {
+        say("    (C4: topDiscard() is not the Card getDiscardPileCard(0) gives)\n");
+    }
+}
+
+/* ---- the verdict, as the grader reaches it ------------------------------------------------------------------- */
+enum { T_NONE, T_CRASH, T_HANG, T_EXIT };
+
+/* The test's verdict from what the blocks showed so far (grader/games/palace/session.py: run_scenario):
+   one reading (or, without a probe, the test) all of whose blocks held, and the game over without trouble:
+   passed; else the first block that failed or was never reached -- every reading's blocks, then the first
+   reading's own -- and, when it was never reached, the crash, the hang or the move the game could not make. */
+static void decide(int trouble, int detail) {
+    if (!inSignal) {
+        fflush(stdout);  /* what your code printed comes first */
+    }
+    int follows = -1;
+    for (int r = 0; r < (N_READINGS ? N_READINGS : 1) && follows < 0; r++) {
+        int all = 1;
+        for (int b = 0; b < N_BLOCKS; b++) {
+            all &= !(READING[b] < 0 || READING[b] == r) || state[b] == HELD;
+        }
+        follows = all ? r : -1;
+    }
+    if (follows >= 0 && trouble == T_NONE) {
+        if (N_READINGS) {
+            say("All checks passed: your game follows the reading '%s' of %s (%d moves).\n", READINGS[follows],
+                RULING, moveNumber);
+        } else {
+            say("All checks passed (%d moves).\n", moveNumber);
+        }
+        end(0);
+    }
+    int failed = -1;
+    for (int b = 0; b < N_BLOCKS && failed < 0; b++) {
+        failed = READING[b] < 0 && state[b] != HELD ? b : -1;
+    }
+    for (int r = 0; r < N_READINGS && failed < 0; r++) {
+        for (int b = 0; b < N_BLOCKS && failed < 0; b++) {
+            failed = READING[b] == r && state[b] != HELD ? b : -1;
+        }
+    }
+    if (failed >= 0 && state[failed] == BROKEN) {
+        say("FAILED after move %d: %s\n    expected: %s\n    got:      %s\n", AFTER[failed], brokeWhat[failed],
+            brokeExpected[failed], brokeGot[failed]);
+        if (READING[failed] >= 0) {
+            say("    (what the reading '%s' of %s expects: your game follows none of its readings)\n",
+                READINGS[READING[failed]], RULING);
+        }
+        if (AFTER[failed] == moveNumber) {
+            identityNote();
+        }
+        say("Rule: %s\n", RULE);
+        end(1);
+    }
+    if (trouble == T_CRASH) {
+        say("CRASHED (signal %d) in %s%s, after move %d\n", detail, inCall, during, moveNumber);
+        end(2);
+    }
+    if (trouble == T_HANG) {
+        say("DID NOT RETURN within %d seconds: %s%s, after move %d\n", HANG_SECONDS, inCall, during, moveNumber);
+        end(3);
+    }
+    if (trouble == T_EXIT) {
+        say("EXITED: exit() was called in %s%s, after move %d (a library never ends the program)\n", inCall,
+            during, moveNumber);
+        end(4);
+    }
+    if (stopped != GOING) {
+        say("FAILED after move %d: isValidMove(%s)\n    expected: TRUE\n    got:      %s\n", stoppedAt,
+            MOVES[stoppedAt].text, stopped == REFUSED ? "FALSE" : "the card is missing");
+        say(stopped == REFUSED ? "    (your isValidMove() refuses move %d, so it cannot be made)\n"
+                               : "    (a card of move %d is not in the mover's zone: handCard(), or faceUpCard() "
+                                 "once the hand is empty)\n", stoppedAt + 1);
+        identityNote();
+        say("Rule: %s\n", RULE);
+        end(1);
+    }
+    say("All checks passed (%d moves).\n", moveNumber);
+    end(0);
+}
+
+/* After a step's checks: a block every reading shares that failed is the test's failure at once. */
+static void settle(void) {
+    for (int b = 0; b < N_BLOCKS; b++) {
+        if (READING[b] < 0 && state[b] == BROKEN) {
+            decide(T_NONE, 0);
+        }
+    }
+}
+
+static void crashed(int sig) {
+    inSignal = 1;
+    decide(T_CRASH, sig);
+}
+
+static void hung(int sig) {
+    (void)sig;
+    inSignal = 1;
+    decide(T_HANG, 0);
+}
+
+static void exited(void) {
+    if (!finished) {
+        decide(T_EXIT, 0);
+    }
+}
+
+/* The grader runs your code with a malloc that fills new memory with 0xa5 bytes and freed memory with 0x5a
+ * bytes, so that every run is the same (and memory never set reads as nonsense, not as 0).  This program runs
+ * itself again with those settings, so that reading memory that was never written, or was freed, does here what
+ * it did there. */
+static void sameMallocAsTheGrader(char **argv) {
+    const char *preload = getenv("LD_PRELOAD");
+    if (getenv("GLIBC_TUNABLES") == NULL && (preload == NULL || strstr(preload, "valgrind") == NULL)) {
+        setenv("GLIBC_TUNABLES", "@SETTINGS@", 1);
+        execv("/proc/self/exe", argv);  /* if that fails, go on as we are */
+    }
+}
+
+static void start(char **argv) {
+    sameMallocAsTheGrader(argv);
+    signal(SIGSEGV, crashed);
+    signal(SIGABRT, crashed);
+    signal(SIGFPE, crashed);
+    signal(SIGBUS, crashed);
+    signal(SIGILL, crashed);
+    signal(SIGALRM, hung);
+    atexit(exited);
+    alarm(HANG_SECONDS);
+    rank ranks[N_CARDS];
+    suit suits[N_CARDS];
+    for (int i = 0; i < N_CARDS; i++) {
+        ranks[i] = (rank)DECK_R[i];
+        suits[i] = (suit)DECK_S[i];
+    }
+    CALLING("newGame(%d, %d, ranks, suits, %d)", N_PLAYERS, N_CARDS, GAME_RULES);
+    game = newGame(N_PLAYERS, N_CARDS, ranks, suits, GAME_RULES);
+    if (game == NULL) {
+        say("FAILED after move 0: newGame()\n    expected: a new game\n    got:      NULL\nRule: %s\n", RULE);
+        end(1);
+    }
+}
+""".replace("@SETTINGS@", DETERMINISTIC_MALLOC)
 
 
-def _c_cards(refs: Sequence[CardRef]) -> tuple[str, str]:
-    ranks = ", ".join(Rank(r.rank).name for r in refs) or "TWO"
-    suits = ", ".join(Suit(r.suit).name for r in refs) or "HEARTS"
-    return f"(rank[]){{{ranks}}}", f"(suit[]){{{suits}}}"
+# ---- one program ------------------------------------------------------------------------------------------
+def _ints(values: Sequence[int]) -> str:
+    return "(const int[]){" + ", ".join(str(v) for v in values) + "}" if values else "(const int[]){0}"
 
 
-def _c_move(spec: MoveSpec | Malformed, anywhere: bool) -> str:
-    """``written(game, ...)`` for a move as a scenario writes it (a malformed one built by hand)."""
-    if isinstance(spec, Malformed):
-        entry = ask_entry(spec)
-        cards = [c for c in entry.get("cards", []) if isinstance(c, str)]
-        rs, ss = _c_cards([CardRef.parse(c) for c in cards])
-        lines = [f"written(game, (action){int(entry['action'])}, {len(cards)}, {rs}, {ss}, "
-                 f"{int(entry.get('index', 0))}, 1)"]
-        tail = entry.get("cards", [])[len(cards):]
-        fix = []
-        if tail and tail[0] is None:
-            fix.append(f"m.cards[{len(cards)}] = NULL; m.numCards = {len(cards) + 1};")
-        elif tail and tail[0] == 0:
-            fix.append(f"m.cards[{len(cards)}] = m.cards[0]; m.numCards = {len(cards) + 1};")
-        if "count" in entry:
-            fix.append(f"m.numCards = {int(entry['count'])};")
-        if int(entry["action"]) not in (0, 1, 2, 3):
-            fix.append(f"m.action = (action){int(entry['action'])};")
-        return lines[0] if not fix else f"({{ playerMove m = {lines[0]}; {' '.join(fix)} m; }})"
-    rs, ss = _c_cards(spec.cards)
-    return (f"written(game, {Action(spec.action).name}, {len(spec.cards)}, {rs}, {ss}, {spec.face_down_index}, "
-            f"{int(anywhere)})")
+def _refs(refs: Sequence[CardRef]) -> tuple[str, str, str]:
+    """The C arrays of cards written: ranks, suits, deck indexes (-1: any card of that look)."""
+    return (_ints([int(r.rank) for r in refs]), _ints([int(r.suit) for r in refs]),
+            _ints([-1 if r.ident is None else r.ident for r in refs]))
 
 
-def _c_checks(e: Expect, n: int) -> list[str]:
-    """The C checks of one expect block (cards by look: identities are the grader's to check)."""
+def refs_text(refs: Sequence[CardRef]) -> str:
+    """Cards expected, as the grader words them: ``[5H 6D@12]``, ``[] (none)``."""
+    return "[" + " ".join(ref_text(r) for r in refs) + "]" if refs else "[] (none)"
+
+
+def _value(key: str, want: object) -> tuple[str, int]:
+    """A scalar expectation's kind (how its value is worded) and its value as an int."""
+    if key == "phase":
+        return "K_PHASE", int(Phase[str(want)].value)
+    if key == "seven_restriction":
+        return "K_BOOL", int(bool(want))
+    assert isinstance(want, int)
+    return ("K_WINNER" if key == "winner" else "K_INT"), want
+
+
+SCALAR_FIELDS = {"phase": "I_PHASE", "current_player": "I_CURRENT_PLAYER", "current_turn": "I_CURRENT_TURN",
+                 "winner": "I_WINNER", "effective_top_rank": "I_TOP_RANK", "seven_restriction": "I_SEVEN",
+                 "draw_pile_size": "I_DRAW_PILE_SIZE", "discard_pile_size": "I_PILE_SIZE",
+                 "burnt_count": "I_BURNT_COUNT"}
+COUNT_ZONES = {"hand_counts": "Z_HAND", "face_up_counts": "Z_UP", "face_down_counts": "Z_DOWN"}
+
+
+def _value_checks(e: Expect, n: int) -> list[str]:
+    """The checks of one block on the game after its step, in ``compare.check_expect``'s order and words."""
     out = []
     for key, _field, call in SCALARS:
         want = getattr(e, key)
-        if want is None:
-            continue
-        value = Phase[want].value if key == "phase" else int(want)
-        cfn = call[:-2]
-        got = f"{cfn}(game) != 0" if key == "seven_restriction" else f"(int){cfn}(game)"
-        out.append(f"checkInt({c_string(call)}, {value}, {got});")
+        if want is not None:
+            kind, value = _value(key, want)
+            out.append(f"checkInt({c_string(call)}, {SCALAR_FIELDS[key]}, {kind}, {value});")
     for key, _field, call in COUNTS:
-        for seat, want in enumerate(getattr(e, key) or ()):
-            cfn = call.split("(")[0]
-            out.append(f'checkInt("{cfn}({seat})", {want}, {cfn}(game, {seat}));')
-    ref = e.top_discard
-    if ref is not None:
-        if isinstance(ref, str):  # "none": the pile is empty
-            out.append('checkInt("topDiscard() == NULL", 1, topDiscard(game) == NULL);')
+        want = getattr(e, key)
+        if want is not None:
+            out.append(f"checkCounts({c_string(f'{call} for p = 0..{n - 1}')}, {COUNT_ZONES[key]}, {_ints(want)});")
+    top = e.top_discard
+    if top is not None:
+        if isinstance(top, str):
+            out.append('checkTop("", 1, 0, 0, -1);')
         else:
-            out.append(f'checkInt("topDiscard() is {ref_text(ref)} (1: yes)", 1, topDiscard(game) != NULL && '
-                       f"cardRank(topDiscard(game)) == {Rank(ref.rank).name} && "
-                       f"cardSuit(topDiscard(game)) == {Suit(ref.suit).name});")
-    zones = [("getDiscardPileCard(n), top first", "pileCard", "discardPileSize(game)", e.pile, not e.pile_as_set),
-             ("getDeckCard(n), next first", "deckCard", "drawPileSize(game)", e.draw_pile, True)]
-    for call, getter, size, refs, ordered in zones:
+            out.append(f"checkTop({c_string(ref_text(top))}, 0, {int(top.rank)}, {int(top.suit)}, "
+                       f"{-1 if top.ident is None else top.ident});")
+    zones: list[tuple[str, str, Sequence[CardRef] | None, bool]] = [
+        (f"getDiscardPileCard(n), {'in any order' if e.pile_as_set else 'top first'}", "piles[P_PILE]", e.pile,
+         not e.pile_as_set),
+        ("getDeckCard(n), next card first", "piles[P_DRAW]", e.draw_pile, True)]
+    for what, cards, refs, ordered in zones:
         if refs is not None:
-            rs, ss = _c_cards(refs)
-            out.append(f"checkCards({c_string(call)}, {c_string(' '.join(map(ref_text, refs)))}, {getter}, 0, "
-                       f"{size}, {rs}, {ss}, {len(refs)}, {int(ordered)});")
-    for key, cfn, count, ordered in (("hand", "getHandCard", "playerCardCount", False),
-                                     ("face_up", "faceUpCard", "faceUpCount", False),
-                                     ("face_down", "getFaceDownCard", "faceDownCount", True)):
+            count = cards.replace("piles", "pileN")
+            out.append(f"checkCards({c_string(what)}, {c_string(refs_text(refs))}, seen.{cards}, seen.{count}, "
+                       f"{len(refs)}, {', '.join(_refs(refs))}, {int(ordered)});")
+    seat_zones = (("hand", "Z_HAND", "getHandCard({s}, n): seat {s}'s hand, in any order", False),
+                  ("face_up", "Z_UP", "faceUpCard({s}, n): seat {s}'s face-up row, in any order", False),
+                  ("face_down", "Z_DOWN", "getFaceDownCard({s}, n): seat {s}'s face-down row, by position", True))
+    for key, zone, what, ordered in seat_zones:
         for seat, refs in getattr(e, key) or ():
-            rs, ss = _c_cards(refs)
-            out.append(f"checkCards(\"{cfn}({seat}, n)\", {c_string(' '.join(map(ref_text, refs)))}, {cfn}, {seat}, "
-                       f"{count}(game, {seat}), {rs}, {ss}, {len(refs)}, {int(ordered)});")
-    for entries, expected in ((e.valid, 1), (e.invalid, 0), (e.malformed, 0)):
-        for entry in entries:
-            out.append(f"ask(game, {c_string(entry_label(entry))}, {expected}, {_c_move(entry, True)});")
-    if e.index_ranges:
-        out.append("for (int p = 0; p < numPlayers(game); p++) {")
-        for cfn, count in (("getHandCard", "playerCardCount"), ("faceUpCard", "faceUpCount"),
-                           ("getFaceDownCard", "faceDownCount")):
-            out.append(f'    checkInt("{cfn}(p, -1) == NULL", 1, {cfn}(game, p, -1) == NULL);')
-            out.append(f'    checkInt("{cfn}(p, size) == NULL", 1, {cfn}(game, p, {count}(game, p)) == NULL);')
-        out.append("}")
-        for cfn, count in (("handCard", "handCardCount"), ("getDiscardPileCard", "discardPileSize"),
-                           ("getDeckCard", "drawPileSize"), ("getBurntCard", "burntCount")):
-            out.append(f'checkInt("{cfn}(-1) == NULL", 1, {cfn}(game, -1) == NULL);')
-            out.append(f'checkInt("{cfn}(size) == NULL", 1, {cfn}(game, {count}(game)) == NULL);')
+            out.append(f"checkCards({c_string(what.format(s=seat))}, {c_string(refs_text(refs))}, "
+                       f"seen.rows[{zone}][{seat}], seen.rowN[{zone}][{seat}], {len(refs)}, {', '.join(_refs(refs))}, "
+                       f"{int(ordered)});")
     return out
 
 
-def c_program(s: Scenario, compile_hint: str) -> str:
-    """A C program that replays scenario ``s`` and checks what it expects, stopping at a move it cannot make."""
+def _answer_checks(e: Expect, labels: Sequence[str]) -> list[str]:
+    """The checks of one block's questions (by their place among the step's questions), then C46's."""
+    out = []
+    asked: tuple[tuple[Sequence[MoveSpec | Malformed], int], ...] = ((e.valid, 1), (e.invalid, 0), (e.malformed, 0))
+    for entries, expected in asked:
+        for entry in entries:
+            label = entry_label(entry)
+            cards = " ".join(ref_text(c) for c in entry.cards)
+            out.append(f"checkAnswer({c_string(f'isValidMove({label})')}, {expected}, {labels.index(label)}, "
+                       f"{c_string(cards)});")
+    if e.index_ranges:
+        out.append("checkRanges();")
+    out.append("checkUnchanged();")
+    return out
+
+
+def _asked_row(label: str, entry: MoveSpec | Malformed) -> str:
+    """One question as C data (``struct asked``): the move the grader's worker builds from ``ask_entry``."""
+    asked = ask_entry(entry)
+    cards = []
+    for c in asked.get("cards", []) or []:
+        if c is None:
+            cards.append("{A_NULL, 0, 0, -1}")
+        elif isinstance(c, int):
+            cards.append(f"{{A_SAME, 0, 0, {c}}}")
+        else:
+            ref = CardRef.parse(c)
+            cards.append(f"{{A_LOOK, {int(ref.rank)}, {int(ref.suit)}, {-1 if ref.ident is None else ref.ident}}}")
+    if len(cards) > MAX_ASKED_CARDS:
+        raise ValueError(f"the question {label!r} names more than {MAX_ASKED_CARDS} cards")
+    count = asked.get("count")
+    return (f"{{0, {int(asked.get('action', 0))}, {len(cards)}, {{{', '.join(cards) or '{0}'}}}, "
+            f"{int(count is not None)}, {0 if count is None else int(count)}, {int(asked.get('index', 0) or 0)}, "
+            f"{c_string(label)}}}")
+
+
+def _move_row(spec: MoveSpec) -> str:
+    refs = list(spec.cards)
+    if len(refs) > 8:
+        raise ValueError(f"move {spec} names more than MAX_SET cards")
+
+    def row(values: Sequence[int]) -> str:
+        return "{" + ", ".join(str(v) for v in values or [0]) + "}"
+
+    return (f"{{{Action(spec.action).name}, {len(refs)}, {row([int(r.rank) for r in refs])}, "
+            f"{row([int(r.suit) for r in refs])}, {row([-1 if r.ident is None else r.ident for r in refs])}, "
+            f"{spec.face_down_index}, {c_string(str(spec))}}}")
+
+
+def c_program(s: Scenario, compile_hint: str, failed: TestResult | None = None) -> str:
+    """The C program of scenario ``s``: its game played as the grader plays it, its blocks judged as the grader
+    judges them (see the module's docstring).  ``failed``: the grader's result, quoted in the header."""
     n, deck = s.setup.n_players, s.setup.deck
-    lines = [f"/* Repro of {s.group}/{s.id} ({', '.join(s.rules)}): {s.says.replace('*/', '* /')}",
-             f"   The game: {s.setup}", f"   Build and run it: {compile_hint} */", REPRO_PRELUDE,
-             "static Card pileCard(Game g, int seat, int n) { (void)seat; return getDiscardPileCard(g, n); }",
-             "static Card deckCard(Game g, int seat, int n) { (void)seat; return getDeckCard(g, n); }", "",
-             "int main(void) {",
-             f"    rank ranks[{len(deck)}] = {{{', '.join(Rank(r).name for r, _s in deck)}}};",
-             f"    suit suits[{len(deck)}] = {{{', '.join(Suit(x).name for _r, x in deck)}}};",
-             f"    Game game = newGame({n}, {len(deck)}, ranks, suits, {s.setup.rules});",
-             "    game_ = game;",
-             '    if (game == NULL) { printf("newGame returned NULL\\n"); return 2; }']
-    by_step: dict[int, list[Expect]] = {}
-    for e in s.expects:
-        by_step.setdefault(e.after, []).append(e)
+    # the blocks in the order the grader picks the failing one: by step; a probe's as written, every reading's
+    # values first, then each reading's own (``session.run_scenario``)
+    readings: tuple[str, ...] = ()
+    if s.probe is None:
+        blocks = [(-1, e) for e in sorted(s.expects, key=lambda e: e.after)]
+        in_order: list[Expect] = list(s.expects)
+    else:
+        readings = s.probe.readings
+        blocks = []
+        for b in s.probe.blocks:
+            blocks.append((-1, b.shared))
+            blocks += [(i, b.for_reading(r)) for i, r in enumerate(readings)]
+        in_order = [e for _r, e in blocks]
+    asks = Asks()  # the questions of each step, as the grader asks them
+    entries: dict[tuple[int, str], MoveSpec | Malformed] = {}
+    for e in in_order:
+        asks.add_expect(e)
+        asked: tuple[MoveSpec | Malformed, ...] = (*e.valid, *e.invalid, *e.malformed)
+        entries.update(((e.after, entry_label(x)), x) for x in asked)
+    questions = {step: [label for label, _entry in row] for step, row in asks.by_step.items()}
+    deal_read = bool(asks.by_step) or any(r.ident is not None for m in s.moves for r in m.cards)
+    most = max((len(q) for q in questions.values()), default=0)
+
+    header = [f"/* Repro of the test {s.group}/{s.id} ({', '.join(s.rules)}):",
+              f" *   {s.says.replace('*/', '* /')}",
+              f" * The game: {s.setup}",
+              f" * The moves: {' '.join(str(m) for m in s.moves) or '(none)'}"]
+    if failed is not None and failed.message:
+        first = failed.message.strip().splitlines()[0].replace("*/", "* /")
+        header.append(f" * The grader said: {first}")
+    header += [" *",
+               " * It plays the game as the grader plays it, making the same calls in the same order, and checks what",
+               " * the test checks, where it checks it; it stops at the first difference (FAILED after move N), at a",
+               " * crash (CRASHED, naming the call in progress) or at a call that does not return within HANG_SECONDS",
+               " * (-DHANG_SECONDS=S to change it).  Build and run it with your Palace.c:",
+               f" *   {compile_hint}",
+               " */"]
+    lines = header + [
+        f"#define N_PLAYERS {n}", f"#define N_CARDS {len(deck)}", f"#define GAME_RULES {s.setup.rules}",
+        f"#define N_BLOCKS {len(blocks)}", f"#define N_READINGS {len(readings)}",
+        f"#define MAX_QUESTIONS {max(most, 1)}", f"#define MAX_ASKED {MAX_ASKED_CARDS}",
+        f"#define RULE {c_string(', '.join(s.rules) + ': ' + s.says)}",
+        f"#define RULING {c_string(s.probe.ruling if s.probe is not None else '')}",
+        f"static const int DECK_R[N_CARDS] = {{{', '.join(str(int(r)) for r, _s in deck)}}};  "
+        "/* the deck, top first */",
+        f"static const int DECK_S[N_CARDS] = {{{', '.join(str(int(x)) for _r, x in deck)}}};",
+        f"static const int AFTER[N_BLOCKS + 1] = {{{', '.join(str(e.after) for _r, e in blocks) or '0'}}};  "
+        "/* each block's step */",
+        f"static const int READING[N_BLOCKS + 1] = {{{', '.join(str(r) for r, _e in blocks) or '0'}}};  "
+        "/* -1: every reading's */",
+        f"static const char *READINGS[N_READINGS + 1] = {{{', '.join(c_string(r) for r in readings) or '0'}}};",
+        REPRO_PRELUDE,
+        f"static const struct move MOVES[{len(s.moves) + 1}] = {{  /* the moves, each card by its look */",
+        *[f"    {_move_row(m)}," for m in s.moves],
+        '    {PICK_UP_PILE, 0, {0}, {0}, {0}, 0, "(end)"}};']
+    for step, row in sorted(asks.by_step.items()):
+        lines.append(f"static const struct asked QUESTIONS_{step}[{len(row)}] = {{")
+        for label, entry in row:
+            if entry == INDEX_RANGES:
+                lines.append(f'    {{1, 0, 0, {{{{0}}}}, 0, 0, 0, {c_string(label)}}},')
+            else:
+                lines.append(f"    {_asked_row(label, entries[step, label])},")
+        lines.append("};")
+    lines += [REPRO_BODY,
+              "/* The test: the game played move by move, read after each move as the grader reads it, and checked",
+              "   where the test checks it. */",
+              "int main(int argc, char **argv) {", "    (void)argc;", "    start(argv);  /* newGame */"]
+
+    def whose(reading: int) -> str:
+        return f" (the reading '{readings[reading]}' of {s.probe.ruling})" if s.probe is not None and reading >= 0 \
+            else (" (every reading)" if s.probe is not None else "")
+
     for k in range(len(s.moves) + 1):
-        if k in by_step:
-            lines.append(f'    printf("{after_words(k)}:\\n");')
-            lines += ["    " + c for e in by_step[k] for c in _c_checks(e, n)]
-        if k < len(s.moves) and k < max(by_step, default=0):
-            spec = s.moves[k]
-            lines.append(f"    play(game, {k + 1}, {c_string(str(spec))}, {_c_move(spec, False)});")
-    lines += ["    destroyGame(game);",
-              '    printf(failures ? "%d check(s) failed\\n" : "every check passed\\n", failures);',
-              "    return failures != 0;", "}"]
+        if k:
+            lines.append(f"\n    /* move {k}: {str(s.moves[k - 1]).replace('*/', '* /')} */")
+            lines.append(f"    makeMove({k - 1});")
+        lines.append("    observe(&seen);")
+        if k == 0:
+            lines.append("    readIdents(&seen);  /* which Card is which card of the deal (5H@12) */")
+        here = [(i, r, e) for i, (r, e) in enumerate(blocks) if e.after == k]
+        for i, r, e in here:
+            lines.append(f"    begin({i});  /* what the test expects {after_words(k)}{whose(r)} */")
+            lines += ["    " + c for c in _value_checks(e, n)]
+            if not (e.valid or e.invalid or e.malformed or e.index_ranges):
+                lines.append(f"    held({i});")
+        if k == 0 and deal_read:
+            lines.append("    readDeal();  /* the deal, to find the cards of the questions and moves */")
+        if k in questions:
+            lines.append(f"    ask(QUESTIONS_{k}, {len(questions[k])});  /* this step's questions; the game again */")
+            for i, r, e in here:
+                lines.append(f"    begin({i});  /* its answers{whose(r)}, and nothing changed */")
+                lines += ["    " + c for c in _answer_checks(e, questions[k])]
+                lines.append(f"    held({i});")
+        if here:
+            lines.append("    settle();")
+    lines += ["    decide(T_NONE, 0);", "    return 0;", "}"]
     return "\n".join(lines) + "\n"
 
 
-def write_repros(result: Graded, folder: Path) -> dict[str, str]:
-    """A repro program for every failing, visible scenario (probes aside: their values depend on the reading
-    followed): test id -> file name.  ``folder`` gets the course headers and PalaceCard.c too, so the printed
-    command works once the student copies Palace.c next to it."""
+# ---- which failures get one, and where they go ------------------------------------------------------------
+def reproducible(t: TestResult, s: Scenario | None) -> bool:
+    """Does this failed test get a program?  A visible scenario test that failed on what its game shows (not a
+    probe failed only beside another probe's reading, not a limit or the grader's own trouble)."""
+    return (t.verdict.family == "fail" and not t.hidden and t.kind == "scenario" and s is not None
+            and t.verdict not in NOT_SHOWN_BY_A_PROGRAM and t.failed_on != "readings")
 
+
+def write_repros(result: Graded, folder: Path) -> dict[str, str]:
+    """A repro program for every failing, visible scenario test (``reproducible``): test id -> file name.
+    ``folder`` gets the course headers and PalaceCard.c too, so the printed command works once the student copies
+    Palace.c next to it."""
     scenarios = {f"{s.group}/{s.id}": s for s in load_scenarios()}
     written: dict[str, str] = {}
     for t in result.tests:
         sc = scenarios.get(t.id)
-        if t.verdict.family != "fail" or t.hidden or t.kind != "scenario" or sc is None or sc.probe is not None:
+        if sc is None or not reproducible(t, sc):
             continue
         name = "repro_" + t.id.replace("/", "_") + ".c"
         hint = f"gcc -std=gnu11 -g -I. -o repro {name} Palace.c PalaceCard.c && ./repro"
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(c_program(sc, hint))
+        (folder / name).write_text(c_program(sc, hint, t))
         written[t.id] = name
     if written:
         for header in (*COURSE_HEADERS, "PalaceCard.c"):
             shutil.copyfile(INCLUDE_DIR / header, folder / header)
         (folder / "README.txt").write_text(
-            "Each repro_*.c replays one failing test and checks what it expects (cards by rank and suit).\n"
+            "Each repro_*.c plays the game of one failing test as the grader plays it and checks what the test\n"
+            "checks, where it checks it: it stops at the first difference (FAILED after move N), at a crash\n"
+            "(CRASHED, naming the call in progress) or at a call that does not return (DID NOT RETURN).\n"
             "Copy your Palace.c here (PalaceCard.c is the course's), then, for example:\n\n"
             + "\n".join(f"gcc -std=gnu11 -g -I. -o repro {n} Palace.c PalaceCard.c && ./repro"
                         for n in written.values()) + "\n")
     return written
+
