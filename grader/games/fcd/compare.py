@@ -23,7 +23,7 @@ from grader.games.fcd.observations import Table
 from grader.games.fcd.observe import MISSING, SKIPPED, CardObs, Obs, card_label
 from grader.games.fcd.reference_trace import Step
 from grader.games.fcd.schema import valid_observation
-from reference.cards import COLOR_LETTERS, COLOR_NAMES, CardKey
+from reference.cards import COLOR_LETTERS, CardKey
 from reference.game import NOT_FINISHED
 from reference.rulings import EVERY_OBSERVATION
 
@@ -466,19 +466,13 @@ def _divergence(table: Table, k: int, name: str, e: object, g: object) -> Diverg
                           card_label(cast(CardObs, g)) if g else None, table=table)
     if o.shape == "history":
         return Divergence(k, name, history_text(cast(History, e)), history_text(cast(History, g)), table=table)
-    if name == "current_color":
-        return Divergence(k, name, _colour(e), _colour(g), table=table)
-    return Divergence(k, name, e, g, table=table)
+    return Divergence(k, name, o.value_words(e), o.value_words(g), table=table)
 
 
 def history_text(turns: History) -> str:
     """The previous turn's moves and this turn's, as a student reads them."""
     previous, current = turns
     return f"previous turn: {' '.join(previous) or '(none)'}; this turn: {' '.join(current) or '(none)'}"
-
-
-def _colour(c: object) -> str:
-    return f"{c} ({COLOR_NAMES[c]})" if isinstance(c, int) and 0 <= c < 5 else str(c)
 
 
 def validity_label(spec: WrittenMove) -> tuple[str, str]:

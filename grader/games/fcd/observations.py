@@ -47,6 +47,12 @@ class Observation:
     depends_on: tuple[str, ...] = ()
     change: str = ""  # how a move's change is judged once the values have differed (``CHANGES``)
     follows_the_piles: bool = False  # what a draw adds to it depends on the piles' cards
+    names: tuple[tuple[int, str], ...] = ()  # the header's names of its values (a message says ``RED (0)``)
+
+    def value_words(self, value: object) -> object:
+        """``value`` as a message shows it: by its name in the header where it has one (``NOT_FINISHED (-1)``)."""
+        named = dict(self.names).get(value) if isinstance(value, int) and not isinstance(value, bool) else None
+        return f"{named} ({value})" if named else value
 
     @property
     def clauses(self) -> tuple[str, ...]:

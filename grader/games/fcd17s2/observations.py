@@ -38,7 +38,7 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "The game ends the moment a player discards their last card; that player wins, no END_TURN "
                 "needed; with nothing left to draw it ends with no winner (NO_WINNER, 4).",
                 meaning=("S19", "S21", "B53", "B55", "B56"), on_moves=("B49",),
-                depends_on=("hand", "card_counts"), change="value"),
+                depends_on=("hand", "card_counts"), change="value", names=((-1, "NOT_FINISHED"), (4, "NO_WINNER"))),
     Observation("current_player", "int", "currentPlayer()", "whose turn it is", "turn_order",
                 "Only END_TURN passes the turn: to the next seat in the current direction, or the one after "
                 "when an ADVANCE was played.", at_start=("S4", "B5"),
@@ -51,7 +51,8 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "numTurns() is always currentTurn() + 1.", meaning=("S23", "B60"), change="counter"),
     Observation("play_direction", "int", "playDirection()", "the direction of play (0 CLOCKWISE, 1 ANTICLOCKWISE)",
                 "turn_order", "Play starts CLOCKWISE; each BACKWARDS played turns it round.",
-                at_start=("S4", "B5"), on_moves=("S13", "B28", "B30", "B34"), change="flag"),
+                at_start=("S4", "B5"), on_moves=("S13", "B28", "B30", "B34"), change="flag",
+                names=((0, "CLOCKWISE"), (1, "ANTICLOCKWISE"))),
     Observation("turn_moves", "int", "turnMoves(currentTurn())", "the moves made so far this turn", "history",
                 "Every action a player submits is a move of the turn: draws, plays, the words said, and the "
                 "END_TURN that closes it.", meaning=("S23", "B50", "B51"), change="own_counter"),

@@ -26,7 +26,7 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "winner when a player must draw and no card is left to draw.",
                 meaning=("R12", "R13"), on_moves=("A23", "A24", "A30", "A50"),
                 depends_on=("hands", "card_counts", "deck_pile", "discard_pile"),
-                change="value"),
+                change="value", names=((-1, "NOT_FINISHED"), (4, "NO_WINNER"))),
     Observation("current_player", "int", "currentPlayer()", "whose turn it is", "turn_order",
                 "Only END_TURN passes the turn, to the next player (or the one after, if an A was played).",
                 at_start=("R3", "R10", "A13"), on_moves=("R4", "R8", "A33"),
@@ -101,7 +101,7 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "otherwise it is the top card's own colour.",
                 meaning=("R9", "A16"), at_start=("R3", "R10", "A18"), on_moves=("R5",),
                 depends_on=("top_discard",),
-                change="value"),
+                change="value", names=tuple(enumerate(("RED", "BLUE", "GREEN", "YELLOW", "PURPLE")))),
     Observation("deck_pile", "cards", "getDeckCard(n)", "the draw pile, next card first", "piles",
                 "Cards are drawn from the top of the draw pile; when it is empty, the discard pile except its "
                 "top card is turned over so the oldest card is drawn first.",

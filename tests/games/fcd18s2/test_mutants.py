@@ -157,3 +157,14 @@ def test_memory_stage_finds_the_leak_and_the_use_after_free() -> None:
     assert "playMove(draw)" in errors.message and recycle[0].id in errors.message
     with FcdSession.open(SUBMISSIONS / "model") as session:
         assert all(t.passed for t in run_memory_stage(session, recycle))
+
+
+def test_an_enum_value_is_named_as_in_the_header() -> None:
+    """A colour (and a winner) differs by its header name and its number, never a bare number (#34)."""
+    with FcdSession.open(SUBMISSIONS / "mutants" / "declared_colour_ignored") as session:
+        scenario = next(s for s in SCENARIOS if s.id == "declare/d_declares_a_colour")
+        text = session.run_scenario(scenario).message
+    assert "getCurrentColor()" in text and "expected: RED (0)" in text and "got:      GREEN (2)" in text
+    from grader.games.fcd18s2.observations import TABLE  # noqa: PLC0415
+    assert TABLE.by_name["winner"].value_words(-1) == "NOT_FINISHED (-1)"
+    assert TABLE.by_name["winner"].value_words(2) == 2  # a player is a number
