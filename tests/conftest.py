@@ -12,6 +12,16 @@ SUBMISSIONS = ROOT / "fixtures" / "submissions"
 MODEL = SUBMISSIONS / "model"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``slow`` tests run only when asked for (``-m slow``): the README's test command, and CI, leave them out."""
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    later = pytest.mark.skip(reason="slow: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(later)
+
+
 @pytest.fixture(scope="session")
 def model_session():
     """The model submission, built once and served by one worker for the whole run."""

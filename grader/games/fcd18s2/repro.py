@@ -25,10 +25,10 @@ Hand = list[CardObs]
 Ints = list[int]
 
 
-def _checks(k: int, step: Step, judged: set[str], _judges: Callable[[str, str], bool] | None = None) -> list[str]:
-    """C checks of what the test judged at step ``k`` (see ``c_program``; 2018 judges every answer of a
-    battery it judges: ``_judges`` is for editions whose clauses govern only some).  The reference's values, each
-    of its table's shape."""
+def _checks(k: int, step: Step, judged: set[str], judges: Callable[[str, str], bool] | None = None) -> list[str]:
+    """C checks of what the test judged at step ``k`` (see ``c_program``; ``judges(name, label)``: whether it
+    judged that answer of a battery there, e.g. not one that differed because of another test's rule).  The
+    reference's values, each of its table's shape."""
     obs, lenient = step.obs, step.lenient
     lines = []
     want = [n for n in ORDER if n in judged and n in obs and not lenient.field_is_lenient(n)]
@@ -65,7 +65,7 @@ def _checks(k: int, step: Step, judged: set[str], _judges: Callable[[str, str], 
             lines.append(f'checkBool("isValidMove({action})", {int(cast(bool, obs[name]))}, seen.{field});')
     for name, labels in (("valid_play", "Play"), ("valid_foreign", "Foreign")):
         if name in judged:
-            lines.extend(answer_checks(name, labels, cast("dict[str, bool]", obs[name]), lenient))
+            lines.extend(answer_checks(name, labels, cast("dict[str, bool]", obs[name]), lenient, judges))
     if k == 0:
         lines.extend(deck_count_checks(DECK_COUNT_PROBES, obs, judged))
     return lines
