@@ -13,13 +13,13 @@ were: only what the replay shows changed.
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from broken import edited
 
 from grader.core.limits import Limits
 from grader.core.replay import (
@@ -131,13 +131,7 @@ def _variant(name: str, model: Path, dest: Path) -> Path:
 
 def _edited(model: Path, dest: Path, edits: list[tuple[str, str]]) -> Path:
     """``model`` copied to ``dest`` with C inserted after each of these exact lines of its Game.c."""
-    shutil.copytree(model, dest)
-    source = (dest / "Game.c").read_text()
-    for line, added in edits:
-        assert source.count(line) == 1, line
-        source = source.replace(line, line + added)
-    (dest / "Game.c").write_text(source)
-    return dest
+    return edited(model, dest, edits)
 
 
 def _frame_before(game: str, deck: object, moves: list[object], step: int) -> Frame:

@@ -5,8 +5,9 @@ game the call in progress was made on, that call named."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
+
+from broken import edited
 
 from grader.core.replay import Replay, replay_address
 from grader.core.results import Verdict
@@ -62,13 +63,7 @@ def _scenario() -> Scenario:
 
 def _edited(dest: Path, edits: list[tuple[str, str]]) -> Path:
     """The C model copied to ``dest`` with C inserted after each of these exact lines of its Palace.c."""
-    shutil.copytree(PALACE_MODEL, dest)
-    source = (dest / "Palace.c").read_text()
-    for line, added in edits:
-        assert source.count(line) == 1, line
-        source = source.replace(line, line + added)
-    (dest / "Palace.c").write_text(source)
-    return dest
+    return edited(PALACE_MODEL, dest, edits, "Palace.c")
 
 
 def test_a_hang_in_the_third_play_move_opens_the_replay_before_move_3(tmp_path: Path) -> None:

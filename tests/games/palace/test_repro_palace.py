@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
 import subprocess
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
@@ -25,6 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from broken import edited
 from reproducing import CFLAGS, Outcome, compile_programs, link_with, run_program
 
 from grader.core.results import TestResult as Judged  # a name pytest does not collect
@@ -170,13 +170,7 @@ LIMITS = {"cpu": 1, "wall": 2.0}
 
 def _edited(dest: Path, edits: list[tuple[str, str]]) -> Path:
     """The C model copied to ``dest`` with C inserted after each of these exact lines of its Palace.c."""
-    shutil.copytree(MODEL, dest)
-    source = (dest / "Palace.c").read_text()
-    for line, added in edits:
-        assert source.count(line) == 1, line
-        source = source.replace(line, line + added)
-    (dest / "Palace.c").write_text(source)
-    return dest
+    return edited(MODEL, dest, edits, "Palace.c")
 
 
 def _run_alone(folder: Path, t: Judged, out: Path) -> Outcome:
