@@ -272,7 +272,7 @@ def test_the_reports_show_the_kill_matrix_and_hide_the_hidden_mutants(tmp_path: 
     assert "<strong>R8</strong>: an A does not skip anyone (<code>skip_ignored</code>)" in page
     assert "No test of yours checks <strong>R2, R3," in page
     junit = (out / "reports" / "ann" / "junit.xml").read_text()
-    assert 'name="ann: testGame.c"' in junit and "own_tests.catches_skip_ignored" in junit
+    assert 'name="Final Card-Down (2018): ann: testGame.c"' in junit and "own_tests.catches_skip_ignored" in junit
     assert not any(name in junit for name in MARKING.hidden_mutants)
     rows = list(csv.DictReader((out / "kill_matrix.csv").read_text().splitlines()))
     assert len(rows) == N_MUTANTS and {r["mutant"] for r in rows if r["hidden"] == "yes"} == MARKING.hidden_mutants
