@@ -44,6 +44,9 @@ class Ruling:
     lenient_part: str = ""  # the part of a STRICT ruling left open
     strict_part: str = ""  # the part of a LENIENT ruling held strictly
     note: str = field(default="")
+    # what the ruling leaves open (its readings, or its lenient_part), as a question: a student's test that
+    # assumes one answer is told it (grader.core.suite.judge); "" where the ruling leaves nothing open
+    question: str = ""
 
     @property
     def reference(self) -> str:
@@ -82,7 +85,8 @@ RULINGS: tuple[Ruling, ...] = (
             "a pointer equal in fields to a held card is accepted"),
            ("P7", "P8", "P9"), ZONES + ("valid_choose", "valid_play"),
            ("getHandCard", "getDiscardPileCard", "getDeckCard", "isValidMove"),
-           lenient_part="isValidMove of a pointer equal in fields but not held (do not test)"),
+           lenient_part="isValidMove of a pointer equal in fields but not held (do not test)",
+           question="Does a card equal in rank and suit to a held card, but not that card, stand for it in a move?"),
     Ruling("C5", "The face-up choice", "STRICT (header)",
            ("seat by seat 0..N-1, exactly three different cards of the chooser's hand, any three; no swapping",),
            ("P3",), ("phase", "current_player", "current_turn", "hands", "face_up", "valid_choose", "valid_play"),
@@ -94,7 +98,8 @@ RULINGS: tuple[Ruling, ...] = (
     Ruling("C7", "Decks and player counts outside the contract", "LENIENT",
            ("undefined: the reference raises DeckError", "newGame returns NULL", "anything"),
            (), CONSTANTS, ("numPlayers", "numCards", "gameRules"),
-           note="the grader never builds such a game"),
+           note="the grader never builds such a game",
+           question="What does newGame do with a deck or a player count outside its contract?"),
     # 3.2 Playing and drawing
     Ruling("C8", "Equal is enough", "STRICT", ("a card of equal rank may always be played",),
            ("P6", "P13"), ("valid_play",), ("isValidMove",)),
@@ -105,7 +110,8 @@ RULINGS: tuple[Ruling, ...] = (
            ("playerCardCount", "drawPileSize", "getHandCard", "getDeckCard"), switch="draw",
            strict_part="a single card played from a three-card hand draws one card in every reading",
            note="one = exactly one card per play from the hand; refill = until the hand holds three; "
-                "per_card = one per card played"),
+                "per_card = one per card played",
+           question="How many cards does a player draw after a play from the hand?"),
     Ruling("C10", "When draws happen", "STRICT",
            ("only after a play from the hand, at once, before a bomb's free play; never after a pick-up, "
             "in setup, or in the face-up and face-down stages",),
@@ -117,13 +123,16 @@ RULINGS: tuple[Ruling, ...] = (
            ("P9",), ("hands", "pile", "current_player"),
            ("isValidMove", "playMove", "getHandCard", "discardPileSize", "currentPlayer")),
     Ruling("C13", "Taking an empty pile", "LENIENT", ("invalid", "allowed as a pass"),
-           ("P9",), ("valid_pick_up",), ("isValidMove",), note="never played by the grader"),
+           ("P9",), ("valid_pick_up",), ("isValidMove",), note="never played by the grader",
+           question="May a player take an empty pile?"),
     Ruling("C14", "Taking the pile in the face-down stage", "LENIENT (switch)", SWITCHES["C14"][1],
            ("P9", "P12"), ("valid_pick_up",), ("isValidMove",), switch="face_down_pickup",
-           strict_part="allowed in the hand and face-up stages (C36)"),
+           strict_part="allowed in the hand and face-up stages (C36)",
+           question="May a player with only face-down cards left take the pile?"),
     Ruling("C15", "Sets from the face-up row", "LENIENT (switch)", SWITCHES["C15"][1],
            ("P7", "P10"), ("valid_play",), ("isValidMove",), switch="face_up_sets",
-           strict_part="single face-up cards"),
+           strict_part="single face-up cards",
+           question="May face-up cards be played as a set, several at once?"),
     Ruling("C16", "Stage order", "STRICT",
            ("face-up cards only with an empty hand; face-down only with hand and face-up empty; a set never "
             "mixes hand and face-up cards; a pick-up returns the seat to the hand stage",),
@@ -148,7 +157,8 @@ RULINGS: tuple[Ruling, ...] = (
            ("P4", "P15"), ("pile", "burnt", "current_player", "hands", "valid_play", "valid_pick_up",
                            "effective_top_rank", "seven_restriction"),
            ("burntCount", "discardPileSize", "currentPlayer"), switch="start_card_run",
-           note="strict scenarios avoid it; probe: a starting eight and three eights from three seats"),
+           note="strict scenarios avoid it; probe: a starting eight and three eights from three seats",
+           question="Does the turned starting card count toward four of a kind?"),
     Ruling("C22", "Does a ten give a free play?", "STRICT", ("yes: a ten burns the pile and the same seat leads",),
            ("P16",), ("pile", "burnt", "current_player", "valid_play"),
            ("burntCount", "discardPileSize", "currentPlayer", "isValidMove"),
@@ -177,7 +187,8 @@ RULINGS: tuple[Ruling, ...] = (
             "threes only: effectiveTopRank THREE", "effectiveTopRank 0 there"),
            ("P18",), ("effective_top_rank", "valid_play", "seven_restriction"),
            ("effectiveTopRank", "isValidMove", "sevenRestriction"),
-           lenient_part="the value of effectiveTopRank for a three on an empty pile or on threes only (THREE or 0)"),
+           lenient_part="the value of effectiveTopRank for a three on an empty pile or on threes only (THREE or 0)",
+           question="What is effectiveTopRank when mirror threes lie on an empty pile or on threes only?"),
     Ruling("C30", "Mirror threes and bombs", "STRICT",
            ("threes count as the rank they copy in runs; threes on an empty pile are threes and four bomb",),
            ("P18", "P15"), ("burnt", "pile", "current_player"), ("burntCount", "discardPileSize")),
@@ -186,7 +197,8 @@ RULINGS: tuple[Ruling, ...] = (
             "acts as if played: a turned ten burns at once, a turned seven restricts seat 0"),
            ("P4", "P16", "P19"), ("pile", "burnt", "effective_top_rank", "seven_restriction", "valid_play"),
            ("topDiscard", "burntCount", "sevenRestriction", "isValidMove"),
-           note="the grader's deck generators never turn up a ten, nor a seven with RULE_SEVEN_LOWER"),
+           note="the grader's deck generators never turn up a ten, nor a seven with RULE_SEVEN_LOWER",
+           question="Does a ten or a seven turned as the starting card act as if it had been played?"),
     # 3.5 End of the game
     Ruling("C32", "Going out", "STRICT",
            ("the first seat with no card in any zone wins at once (also with a bomb or a two, no free play); "
@@ -207,26 +219,32 @@ RULINGS: tuple[Ruling, ...] = (
            ("hand: dealt order, new cards appended; face-up row as chosen; a set's cards as given; burnt in "
             "burning order, each pile bottom first", "any order (compared as sets)"),
            (), ("hands", "face_up", "pile", "burnt"), ("getHandCard", "faceUpCard", "getDiscardPileCard",
-                                                      "getBurntCard")),
+                                                      "getBurntCard"),
+           question="In what order do the hands, the face-up rows, the pile and the burnt cards list their cards?"),
     Ruling("C38", "Face-down positions", "STRICT",
            ("at the start position j of seat s holds card 6N+jN+s; after a turn the later positions move down by "
             "one", "any renumbering"),
            ("P12",), ("face_down",), ("getFaceDownCard",),
-           lenient_part="renumbering after a card is turned"),
+           lenient_part="renumbering after a card is turned",
+           question="Which positions do the face-down cards take once one of them is turned?"),
     Ruling("C39", "effectiveTopRank and sevenRestriction", "STRICT", ("as defined in §1.3, in setup and play",),
            ("P18", "P19"), ("effective_top_rank", "seven_restriction"), ("effectiveTopRank", "sevenRestriction"),
-           lenient_part="the C29 value; after GAME_OVER"),
+           lenient_part="the C29 value; after GAME_OVER",
+           question="What do effectiveTopRank and sevenRestriction answer once the game is over?"),
     Ruling("C40", "Malformed moves", "STRICT (header)",
            ("isValidMove FALSE without crashing or changing anything",),
-           (), _VALID_ALL, ("isValidMove",), lenient_part="junk in fields the action ignores (the grader zeroes them)"),
+           (), _VALID_ALL, ("isValidMove",), lenient_part="junk in fields the action ignores (the grader zeroes them)",
+           question="Is a move with junk in the fields its action ignores valid?"),
     Ruling("C41", "playMove with an invalid move", "LENIENT",
            ("undefined: the reference raises IllegalMoveError", "anything"), (), (), ("playMove",),
-           note="never tested"),
+           note="never tested",
+           question="What does playMove do with an invalid move?"),
     Ruling("C42", "After the end", "STRICT",
            ("isValidMove FALSE for everything, gameWinner unchanged; the winner's zones empty",),
            ("P14",), ("winner", "hands", "face_up", "face_down") + _VALID_ALL,
            ("isValidMove", "gameWinner", "playerCardCount", "faceUpCount", "faceDownCount"),
-           lenient_part="currentPlayer after GAME_OVER (the reference keeps the winner)"),
+           lenient_part="currentPlayer after GAME_OVER (the reference keeps the winner)",
+           question="Whose turn does currentPlayer say it is once the game is over?"),
     Ruling("C43", "Index ranges", "STRICT (header)", ("every Card getter returns NULL for n < 0 and n >= size",),
            (), ZONES, ("handCard", "faceUpCard", "getDiscardPileCard", "getBurntCard", "getHandCard",
                        "getFaceDownCard", "getDeckCard")),

@@ -167,8 +167,10 @@ def _why(target: Target, rulings: Mapping[str, Ruling]) -> str:
     asked = [r for r in target.rules if r in rulings]
     if len(asked) == 1:
         ruling = rulings[asked[0]]
+        # (a ruling may list only the reference's reading and leave the rest open: "answers otherwise")
+        other = f"answers \"{ruling.readings[1]}\"" if len(ruling.readings) == 2 else "answers otherwise"
         return (f"it assumes one answer to {ruling.id} ({ruling.question}), which the rules leave open: an "
-                f"implementation that answers \"{ruling.readings[1]}\" is correct too (the accepted reading "
+                f"implementation that {other} is correct too (the accepted reading "
                 f"{target.name} {target.says})")
     return (f"it fails on the accepted reading {target.name}, which {target.says}; the rules leave "
             f"{', '.join(asked) or 'this'} open, so that implementation is correct too")

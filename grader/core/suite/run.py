@@ -250,7 +250,7 @@ class SuiteBuild:
             shutil.copyfile(self.game.include_dir / header, build / header)
         done = _gcc([*CFLAGS, "-w", "-I", ".", "-c", *(p.name for p in sources)], build)
         if done.returncode != 0 or not all((build / n).is_file() for n in names):
-            return [], f"{target.name}'s Game.c did not compile: {trim(done.stdout + done.stderr, 2000)}"
+            return [], f"{target.name}'s sources did not compile: {trim(done.stdout + done.stderr, 2000)}"
         if kept is not None:  # kept whole or not at all: written beside, then renamed into place
             kept.parent.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(dir=kept.parent))

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grader.core.build import find_sources
 from grader.core.config import MarkingConfig
 
 from .judge import SuiteResult, judge, not_compiled
@@ -37,7 +38,17 @@ def grade_tests(folder: Path, game: GameSpec, config: MarkingConfig, jobs: int =
         else:
             runs = build.run_all(list(targets.all()), jobs)
             again = build.run(targets.model)
-            own = build.run(Target("own", OWN, Path(folder).resolve())) if (Path(folder) / "Game.c").is_file() else None
+            own = build.run(Target("own", OWN, Path(folder).resolve())) if _has_own(folder, game) else None
             result = judge(targets, runs, marking, game.rulings, model_again=again, own=own)
     result.seconds = time.monotonic() - start
     return result
+
+
+def _has_own(folder: Path, game: GameSpec) -> bool:
+    """Does the submission compile a .c file of its own (Game.c, Palace.c), not only the course's?  Its test
+    program is then run on it too, for the student's information."""
+    folder = Path(folder).resolve()
+    try:
+        return any(p.parent == folder for p in find_sources(folder, game).compiled)
+    except OSError:
+        return False

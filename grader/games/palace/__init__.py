@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # annotations only: the sandbox imports this package too
     from grader.core.limits import LimitChanges, Limits
     from grader.core.replay import Frame
     from grader.core.results import TestResult
+    from grader.core.suite.targets import Targets
     from grader.games.palace.arena import PalaceSeating
     from grader.games.palace.repro import Graded
     from grader.games.palace.scenarios import Scenario
@@ -120,6 +121,14 @@ def _replay_frames(deck: str, moves: str) -> tuple[Frame, ...]:
     raise GameError(f"no reading of the LENIENT switches allows every move of {moves[:80]!r}")
 
 
+def _suite_targets() -> Targets | None:
+    """What a student's ``testPalace.c`` is run against (``grader.games.palace.suite``); None outside a checkout,
+    which has no bundled model, readings and mutants."""
+    from grader.games.palace.suite import SUBMISSIONS, suite_targets  # noqa: PLC0415
+
+    return suite_targets() if (SUBMISSIONS / "mutants.py").is_file() else None
+
+
 def _arena() -> PalaceSeating:
     from grader.games.palace.arena import PalaceSeating  # noqa: PLC0415
 
@@ -137,8 +146,7 @@ GAME = GameSpec(
     course_sources={"PalaceCard.c": ("newCard", r"\bCard\s+newCard\s*\([^;{)]*\)\s*\{")},
     build_rules=BUILD_RULES,
     marking_file=Path(__file__).resolve().parent / "marking.toml",
-    # Palace's rulings have no ``question``: only the judge of students' own tests reads it, and Palace has none
-    rulings=cast("Mapping[str, Ruling]", BY_ID),
+    rulings=cast("Mapping[str, Ruling]", BY_ID),  # (a Mapping of the reference's rulings: read-only here)
     sandbox_job="grader.games.palace.play",
     sandbox_packages=("reference",),
     load_scenarios=_scenarios,
@@ -147,7 +155,7 @@ GAME = GameSpec(
     later_stages=_later_stages,
     write_repros=_write_repros,
     replay_frames=_replay_frames,
-    suite_targets=None,
+    suite_targets=_suite_targets,
     arena=_arena,
     hallmarks=HALLMARKS,
     notation=NOTATION,
