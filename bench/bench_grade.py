@@ -5,9 +5,14 @@
 The cases: the model (everything passes), a failing single-bug mutant
 (``skip_ignored``: a third of the tests fail), and a submission that hangs on
 its fifth ``playMove`` (every game past that point waits out a time limit);
-and the 2017 edition's model and a failing mutant (``advance_ignored``, the
+the 2017 edition's model and a failing mutant (``advance_ignored``, the
 2017 skip bug), graded with ``--game fcd17s2``, with the ratio of each 2017
-figure to its 2018 counterpart measured in the same run.
+figure to its 2018 counterpart measured in the same run; Palace's model and a
+failing mutant (``seven_lasts_two_plays``); and a whole 2018 submission as a
+student hands it in -- the model's ``Game.c`` with the bundled ``good``
+``testGame.c`` and ``simple`` ``player.c`` -- with its implementation, its tests
+and its player graded, and what that makes for a class of 1,000 graded two at
+a time on 2 cores.
 Each grade is ``fcd-grade`` in a fresh process, as a student runs it, with the
 shipped profile (60 random games, memory stage on); the figure is the median
 of the rounds, with the seconds each stage took (from results.json).
@@ -39,8 +44,23 @@ CASES = {  # name: (submission under fixtures/, the target the issue sets in sec
     "hangs_on_fifth_play_move": ("submissions/hostile/hang_on_fifth_play_move", 30.0, "fcd18s2"),
     "model_2017": ("fcd17s2/submissions/model", 7.5, "fcd17s2"),
     "failing_mutant_2017": ("fcd17s2/submissions/mutants/advance_ignored", 15.0, "fcd17s2"),
+    "palace_model": ("palace/submissions/model", 5.0, "palace"),
+    "palace_failing_mutant": ("palace/submissions/mutants/seven_lasts_two_plays", 10.0, "palace"),
+    "whole_submission": ("", 12.0, "fcd18s2"),  # made by ``whole_submission``: Game.c, testGame.c, player.c
 }
+WHOLE = {"Game.c": "submissions/model", "Card.c": "submissions/model", "testGame.c": "student_tests/good",
+         "player.c": "players/simple"}  # file -> the fixture folder it comes from
+CLASS = 1000  # the class the whole submission's figure is projected to
+CLASS_JOBS = 2  # submissions graded at once on 2 cores (``fcd-grade batch --jobs 2``)
 COUNTERPARTS = {"model_2017": "model", "failing_mutant_2017": "failing_mutant"}  # 2017 within 1.5x of 2018
+
+
+def whole_submission(folder: Path) -> Path:
+    """A submission as a student hands it in (``WHOLE``), written into ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, source in WHOLE.items():
+        (folder / name).write_bytes((FIXTURES / source / name).read_bytes())
+    return folder
 
 
 def grade_once(tree: Path, submission: Path, game: str) -> tuple[float, dict[str, float], float]:
@@ -55,10 +75,13 @@ def grade_once(tree: Path, submission: Path, game: str) -> tuple[float, dict[str
         wall = time.perf_counter() - start
         score = json.loads((Path(out) / "results.json").read_text())["score"]  # Gradescope's, in every version
         ours = Path(out) / "result.json"  # the grader's own result, with each test's kind and seconds
-        tests = json.loads(ours.read_text())["tests"] if ours.exists() else []
+        result = json.loads(ours.read_text()) if ours.exists() else {}
     stages: dict[str, float] = {}
-    for t in tests:
+    for t in result.get("tests", []):
         stages[t["kind"]] = stages.get(t["kind"], 0.0) + t.get("seconds", 0.0)
+    for part in ("suite", "players"):  # the parts marked apart: the student's tests, the player
+        if result.get(part):
+            stages[part] = result[part].get("seconds", 0.0)
     return wall, stages, score
 
 
@@ -70,13 +93,15 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", choices=sorted(CASES), default=sorted(CASES))
     args = ap.parse_args()
     trees = {"now": ROOT} | {tree.name: tree.resolve() for tree in args.against}
+    whole = whole_submission(Path(tempfile.mkdtemp(prefix="bench-whole-")) / "whole")
     walls: dict[tuple[str, str], list[float]] = {}
     stages: dict[tuple[str, str], dict[str, list[float]]] = {}
     scores: dict[tuple[str, str], float] = {}
     for _ in range(args.rounds):
         for case in args.only:
             for label, tree in trees.items():
-                wall, per_stage, score = grade_once(tree, FIXTURES / CASES[case][0], CASES[case][2])
+                folder = whole if case == "whole_submission" else FIXTURES / CASES[case][0]
+                wall, per_stage, score = grade_once(tree, folder, CASES[case][2])
                 walls.setdefault((case, label), []).append(wall)
                 for kind, s in per_stage.items():
                     stages.setdefault((case, label), {}).setdefault(kind, []).append(s)
@@ -95,6 +120,11 @@ def main() -> None:
         if case in args.only and base in args.only:
             ratio = statistics.median(walls[(case, "now")]) / statistics.median(walls[(base, "now")])
             print(f"  {case} takes {ratio:.2f}x the time of {base} (target: at most 1.5x)")
+    if "whole_submission" in args.only:
+        w = statistics.median(walls[("whole_submission", "now")])
+        hours = CLASS * w / CLASS_JOBS / 3600
+        print(f"  a class of {CLASS:,} whole submissions, {CLASS_JOBS} at a time: {CLASS:,} x {w:.1f} s / {CLASS_JOBS} "
+              f"= {hours:.2f} h (target: under 2 h)")
 
 
 if __name__ == "__main__":
