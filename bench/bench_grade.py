@@ -70,6 +70,8 @@ def grade_once(tree: Path, submission: Path, game: str) -> tuple[float, dict[str
         start = time.perf_counter()
         cli = "grader.core.cli" if (tree / "grader" / "core" / "cli.py").exists() else "grader.cli"  # older trees
         extra = ["--game", game] if game != "fcd18s2" else []  # older trees know only the default
+        if not (submission / "player.c").is_file():  # the implementation only (a model may hold its author's tests)
+            extra.append("--no-tests")
         subprocess.run([sys.executable, "-m", cli, str(submission), "--out", out, "--quiet", *extra],
                        cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         wall = time.perf_counter() - start

@@ -69,8 +69,9 @@ def grade_one(job: tuple[str, int, bool]) -> tuple[str, dict[str, Any]]:
     game_name, folder = located(name)
     game = get_game(game_name)
     config = MarkingConfig.load(game=game)
+    # The implementation's marks only: a model folder that holds its author's test program is not graded on it
     result = grade(folder, config, game=game, random_games=games if game_name == DEFAULT_GAME else None,
-                   memory=memory)
+                   memory=memory, own_tests=False)
     return name, {
         "score": result.score,
         "lost": {g.group: round(g.max_marks - g.marks, 2) for g in result.groups if g.marks < g.max_marks},

@@ -148,7 +148,7 @@ def _full_grade(folder: Path, config: Path | None = None) -> tuple[float, list[t
     """The score and the tests not passed, with the 2017 marking (``config`` over the default) and every stage."""
     from grader.core.grade import grade  # noqa: PLC0415
 
-    result = grade(folder, MarkingConfig.load(config, game=GAME), game=GAME)
+    result = grade(folder, MarkingConfig.load(config, game=GAME), game=GAME, own_tests=False)
     return result.score, [(t.id, t.verdict.value) for t in result.tests if t.verdict is not Verdict.PASSED]
 
 
