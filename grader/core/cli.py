@@ -25,7 +25,7 @@ from grader.core.config import ConfigError, MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.replay import step_by_step
 from grader.core.report.write import write_reports
-from grader.core.results import SubmissionResult
+from grader.core.results import PlayersResult, SubmissionResult
 from grader.core.submission import ARCHIVES, HandedIn, is_submission, open_submission
 from grader.games import get as get_game
 
@@ -48,6 +48,8 @@ def _single_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-memory", action="store_true", help="skip the memory stage (sanitizers / valgrind)")
     p.add_argument("--no-tests", action="store_true",
                    help="do not grade the submission's own tests (testGame.c), even when it has them")
+    p.add_argument("--no-players", action="store_true",
+                   help="do not play the submission's player.c against the baselines, even when it has one")
     p.add_argument("--quiet", action="store_true", help="print only the total")
     p.add_argument("--only", nargs="+", metavar="TEST", default=None,
                    help="run just these tests, to re-check one fix: a group (skip), a test (skip/a_skips_player_1), "
@@ -70,6 +72,7 @@ def _batch_parser() -> argparse.ArgumentParser:
     p.add_argument("--random-games", type=int, default=None, metavar="N")
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--no-tests", action="store_true", help="do not grade the students' own tests (testGame.c)")
+    p.add_argument("--no-players", action="store_true", help="do not grade the students' players (player.c)")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds one submission may take in all")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", default=None,
@@ -118,6 +121,8 @@ def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = Fals
         what = (s.problem if not s.compiled else f"valid: {'yes' if s.valid else 'no'}, caught {s.caught} of "
                 f"{len(s.mutants)} buggy implementations")
         print(f"  {'your tests':<14} {what}   {s.score:>6.2f} / {s.max_score:g}   (marked apart)")
+    if result.players is not None:
+        print_players(result.players, out)
     failure = result.first_failure()
     if failure is not None:
         print(f"\nFirst failure: {failure.id} [{failure.verdict.value}]")
@@ -128,6 +133,24 @@ def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = Fals
         print(f"\n{failed} test(s) did not pass; every message is in the report.")
     if out is not None:
         print(f"\nReports: {out}/report.html, {out}/junit.xml, {out}/results.json")
+
+
+def print_players(players: PlayersResult, out: Path | None) -> None:
+    """The player's part: its total, then a line per mark of ``[players.marks]``; and the compiler's first error
+    when it played no game, or its first forfeit with the replay page of that game (in ``out``)."""
+    played = (f"{players.games_played} games against the baselines" if players.compiled and not players.error else
+              players.problem or "not judged: the grader failed")
+    print(f"  {'your player':<14} {played}   {players.score:>6.2f} / {players.max_score:g}   (marked apart)")
+    for m in players.marks:
+        print(f"    {m.what:<14} {m.earned:>5g} / {m.max:<3g} {m.why}")
+    error = next((line for line in players.compiler_output.splitlines() if "error" in line), "")
+    if error:
+        print(f"    the compiler: {error}")
+    if players.forfeits:
+        f = players.forfeits[0]
+        page = players.page_of(f.game)
+        replay = f"  ({out / page}#game/step-{f.step})" if out is not None and page else ""
+        print(f"    first forfeit: game {f.game}, step {f.step}: {f.why[:160]}{replay}")
 
 
 # Subcommands that live in a module of their own: the name -> the module whose ``main(argv)`` runs it.
@@ -203,7 +226,7 @@ def _grade_one(handed: HandedIn, folder: Path, args: argparse.Namespace, config:
             print(line, flush=True)  # before the build: a long grading's log shows it first
     start = time.monotonic()
     result = grade(folder, config, game=game, random_games=args.random_games, memory=not args.no_memory,
-                   own_tests=not args.no_tests, only=args.only or ())
+                   own_tests=not args.no_tests, players=not args.no_players, only=args.only or ())
     result.seconds = time.monotonic() - start
     result.submission = handed.name
     result.build_notes = [*handed.notes, *result.build_notes]

@@ -324,7 +324,8 @@ class MarkingConfig:
         return sum(self.implementation_parts().values())
 
     def players_marks(self) -> dict[str, float] | None:
-        """``[players.marks]`` (fcd-play --qualify), marked apart; None when there is none."""
+        """``[players.marks]``: a submission's ``player.c`` against the baselines (``fcd-grade``, and ``fcd-play
+        --qualify``), marked apart; None when there is none."""
         marks = table(self.raw.get("players", {})).get("marks")
         return {k: to_float(v) for k, v in table(marks).items()} if marks else None
 
@@ -339,7 +340,8 @@ class MarkingConfig:
                          f"(validity {suite.validity_marks:g} + thoroughness {suite.thoroughness_marks:g})")
         if (players := self.players_marks()) is not None:
             lines.append(f"players ([players.marks], fcd-play --qualify), marked apart: {sum(players.values()):g} "
-                         f"({' + '.join(f'{k} {v:g}' for k, v in players.items())})")
+                         f"({' + '.join(f'{k} {v:g}' for k, v in players.items())}); fcd-grade grades them too, "
+                         f"for a submission with a player.c (unless --no-players)")
         return lines
 
     def warnings(self) -> list[str]:

@@ -4,7 +4,10 @@ This is the whole pipeline for one folder; ``fcd-grade`` and the batch mode
 call it, and every report is written from the ``SubmissionResult`` it returns.
 What is particular to a game comes from its ``GameSpec`` (its scenarios, its
 session, its later stages such as random games and the memory stage).
-A failed compile skips (NOT_RUN) everything that needs the library.
+A failed compile skips (NOT_RUN) everything that needs the library.  The
+student's own tests and their ``player.c`` are marked apart (``result.suite``,
+``result.players``); the player is built with the course's model, so it plays
+whether or not the student's own library compiles.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Callable, Iterable, Sequence
 from grader.core.build import find_sources
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec, Scenario, Session
-from grader.core.results import STAGE_RANK, GroupMarks, SubmissionResult, TestResult, Verdict
+from grader.core.results import STAGE_RANK, GroupMarks, PlayersResult, SubmissionResult, TestResult, Verdict
 from grader.core.sandbox import detect_mode
 
 Progress = Callable[[TestResult], None]
@@ -42,6 +45,10 @@ def source_hash(folder: Path, game: GameSpec | None = None) -> str:
     if tests is not None and tests.is_file():  # graded too: a new test program is a new submission
         h.update(tests.name.encode())
         h.update(tests.read_bytes())
+    player = folder / "player.c"
+    if game.arena is not None and player.is_file():  # graded too (``arena.qualify``): a new player, a new submission
+        h.update(player.name.encode())
+        h.update(player.read_bytes())
     for p in sorted(folder.glob("*.h")):
         h.update(p.name.encode())
         h.update(p.read_bytes())
@@ -102,10 +109,12 @@ def _kept(t: TestResult, chosen: set[str], stages: set[str]) -> bool:
 
 def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec | None = None,
           scenarios: Sequence[Scenario] | None = None, random_games: int | None = None, memory: bool = True,
-          own_tests: bool = True, progress: Progress | None = None, only: Sequence[str] = ()) -> SubmissionResult:
-    """Everything about one submission folder, for ``game`` (the default game if none); with ``tests``, its
-    own test program too (``own_tests``: ``grader.core.suite``), marked apart.  ``only``: just those tests
-    (``pick_only``; the build is always checked): a partial mark, for a student re-checking one fix."""
+          own_tests: bool = True, players: bool = True, progress: Progress | None = None,
+          only: Sequence[str] = ()) -> SubmissionResult:
+    """Everything about one submission folder, for ``game`` (the default game if none); with ``own_tests``, its
+    own test program too (``grader.core.suite``), and with ``players`` its ``player.c`` against the game's
+    baselines (``grader.core.arena.qualify``), each marked apart.  ``only``: just those tests (``pick_only``;
+    the build is always checked): a partial mark, for a student re-checking one fix (neither part apart)."""
     game = game or _default_game()
     config = config or MarkingConfig.load(game=game)
     start = time.monotonic()
@@ -118,7 +127,8 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
         stages = {g for g, on in (("random", with_random), ("memory", with_memory)) if on}
         # The later stages judge around what the scenarios charged, and replay them: they need them all.
         scenarios = scenarios if stages else picked
-        random_games, memory, own_tests = (random_games if with_random else 0), memory and with_memory, False
+        random_games, memory, own_tests, players = (random_games if with_random else 0), memory and with_memory, \
+            False, False
     tests: list[TestResult] = []
 
     def add(t: TestResult) -> None:
@@ -156,8 +166,20 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
         from grader.core.suite.stage import grade_tests  # noqa: PLC0415 - only when asked
 
         result.suite = grade_tests(folder, game, config)
+    if players:
+        result.players = _players(folder, game, config)
     result.seconds = time.monotonic() - start
     return result
+
+
+def _players(folder: Path, game: GameSpec, config: MarkingConfig) -> PlayersResult | None:
+    """The player's qualification; a fault of ours in it is the grader's error, never the student's 0."""
+    from grader.core.arena.qualify import not_qualified, qualify  # noqa: PLC0415 - only when asked
+
+    try:
+        return qualify(folder, game, config)
+    except Exception:  # noqa: BLE001 - any fault of ours is reported as such
+        return not_qualified(config, GRADER_FAULT + traceback.format_exc(limit=8))
 
 
 GRADER_FAULT = ("The grader itself failed while running this test. This is a bug in the grader, not in your "

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from enum import Enum
-from typing import NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from grader.core.suite.judge import SuiteJSON, SuiteResult
+
+if TYPE_CHECKING:
+    from grader.core.arena.match import MatchJSON
 
 # The pipeline's fixed stages: the marks group of each kind of test that is not a scenario, and
 # where the group stands among the scenario groups (which all rank 1) in reports.
@@ -210,6 +213,158 @@ class GroupMarks:
     failed: int = 0  # tests the submission failed (wrong, crashed, timed out, ...)
 
 
+# ---- the student's player (``grader.core.arena.qualify``), marked apart ------------------------------------
+
+PLAYER_GAMES = "players/games"  # where, in a submission's report folder, the replay pages of its player's games go
+
+@dataclass
+class PlayerMark:
+    """One line of ``[players.marks]``: what it is for, what the player earned of it, and why."""
+
+    what: str  # legal, beats_random, beats_greedy
+    earned: float
+    max: float
+    why: str
+
+
+@dataclass
+class PlayerStanding:
+    """One player's line of the qualification's standings."""
+
+    name: str
+    kind: str  # "student" or "bot"
+    games: int
+    wins: int
+    forfeits: int
+    mean_place: float  # 1 is best
+
+
+@dataclass
+class PlayerForfeit:
+    """A game the student's player forfeited: where (its replay's step) and why."""
+
+    game: int  # the game's number in the tournament (from 1): its replay page is ``PLAYER_GAMES/<game>.html``
+    seat: int
+    step: int  # the move it was asked for (0: the first of the game)
+    why: str
+
+
+@dataclass
+class PlayerGame:
+    """A game with a forfeit, kept whole: what its replay page is written from (``arena.cli.write_game``)."""
+
+    number: int
+    record: MatchJSON  # ``MatchRecord.to_json``
+
+
+class PlayerGameJSON(TypedDict):
+    number: int
+    record: MatchJSON
+
+
+class _PlayersFields(TypedDict):
+    """The fields ``PlayersJSON`` and ``_PlayersValues`` share (all but the lists of records)."""
+
+    player: str
+    compiled: bool
+    problem: NotRequired[str]
+    compiler_output: NotRequired[str]
+    games_played: NotRequired[int]
+    rounds: NotRequired[int]
+    stopped_early: NotRequired[bool]
+    seed: NotRequired[int]
+    seconds: NotRequired[float]
+    notes: NotRequired[list[str]]
+    error: NotRequired[str]
+
+
+class PlayerMarkJSON(TypedDict):
+    what: str
+    earned: float
+    max: float
+    why: str
+
+
+class PlayerStandingJSON(TypedDict):
+    name: str
+    kind: str
+    games: int
+    wins: int
+    forfeits: int
+    mean_place: float
+
+
+class PlayerForfeitJSON(TypedDict):
+    game: int
+    seat: int
+    step: int
+    why: str
+
+
+class PlayersJSON(_PlayersFields):
+    """``PlayersResult.to_json``: its fields by name (those with a default may be missing from an older result)."""
+
+    marks: list[PlayerMarkJSON]
+    standings: NotRequired[list[PlayerStandingJSON]]
+    forfeits: NotRequired[list[PlayerForfeitJSON]]
+    games: NotRequired[list[PlayerGameJSON]]
+
+
+class _PlayersValues(_PlayersFields):
+    """``PlayersJSON`` as ``PlayersResult`` takes it: its lists made of what they hold."""
+
+    marks: list[PlayerMark]
+    standings: list[PlayerStanding]
+    forfeits: list[PlayerForfeit]
+    games: list[PlayerGame]
+
+
+@dataclass
+class PlayersResult:
+    """A student's ``player.c`` against the game's baselines (``arena.qualify``): the marks of
+    ``[players.marks]``, marked apart from the implementation, with the evidence they rest on."""
+
+    player: str  # the file judged, as the student names it: "player.c"
+    compiled: bool
+    marks: list[PlayerMark]
+    problem: str = ""  # why it played no game ('' when it played)
+    compiler_output: str = ""  # the compiler's first lines, errors first ('' when it compiled)
+    standings: list[PlayerStanding] = field(default_factory=list)
+    forfeits: list[PlayerForfeit] = field(default_factory=list)  # the student's, every one
+    games: list[PlayerGame] = field(default_factory=list)  # the first games with a forfeit, for their replay pages
+    games_played: int = 0
+    rounds: int = 0
+    stopped_early: bool = False  # the sequential tests decided before the last round
+    seed: int = 0  # of the decks: fixed, so the same player.c gets the same marks
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    error: str = ""  # the grader failed while qualifying: the marks are provisional ('' when it did not)
+
+    @property
+    def score(self) -> float:
+        return round(sum(m.earned for m in self.marks), 2)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(m.max for m in self.marks), 2)
+
+    def page_of(self, game: int) -> str:
+        """The replay page of game ``game``, from the report's folder ('' when none was kept)."""
+        return f"{PLAYER_GAMES}/{game}.html" if any(g.number == game for g in self.games) else ""
+
+    def to_json(self) -> PlayersJSON:
+        return cast(PlayersJSON, asdict(self))  # every field by its name, the lists as their records' fields
+
+    @classmethod
+    def from_json(cls, data: PlayersJSON) -> PlayersResult:
+        fields: _PlayersValues = {
+            **data, "marks": [PlayerMark(**m) for m in data["marks"]],
+            "standings": [PlayerStanding(**s) for s in data.get("standings", [])],
+            "forfeits": [PlayerForfeit(**f) for f in data.get("forfeits", [])],
+            "games": [PlayerGame(**g) for g in data.get("games", [])]}
+        return cls(**fields)
+
+
 @dataclass
 class SubmissionResult:
     submission: str
@@ -228,6 +383,7 @@ class SubmissionResult:
     seed: int = 0
     repro_files: dict[str, str] = field(default_factory=dict)  # test id -> file name
     suite: SuiteResult | None = None  # the student's own test program, marked apart (None: none graded)
+    players: PlayersResult | None = None  # the student's player.c, marked apart (None: none graded)
     unreadable: str = ""  # why the hand-in could not be read (a broken archive, too big): '' when it was read
     only: tuple[str, ...] = ()  # ``--only``: just these tests ran, so the mark is partial (never stored)
 
@@ -244,12 +400,18 @@ class SubmissionResult:
         return all(t.verdict.family in ("pass",) for t in self.tests)
 
     @property
+    def grader_failed(self) -> bool:
+        """Did the grader itself fail somewhere (a test's ERROR, or while qualifying the player): the result
+        is provisional, graded again once the fault is fixed."""
+        return any(t.verdict is Verdict.ERROR for t in self.tests) or bool(self.players and self.players.error)
+
+    @property
     def status(self) -> str:
         if self.unreadable:
             return "unreadable"
         if not self.build_ok:
             return "build failed"
-        if any(t.verdict is Verdict.ERROR for t in self.tests):
+        if self.grader_failed:
             return "grader error"
         return "passed" if self.all_passed else "failed"
 
@@ -278,6 +440,7 @@ class SubmissionResult:
             "groups": [_group_json(g) for g in self.groups], "tests": [t.to_json() for t in self.tests],
             "repro_files": self.repro_files, "build_sources": self.build_sources,
             "suite": self.suite.to_json() if self.suite is not None else None,
+            "players": self.players.to_json() if self.players is not None else None,
             "unreadable": self.unreadable, "only": list(self.only),
         }
 
@@ -310,6 +473,7 @@ class SubmissionJSON(TypedDict):
     repro_files: NotRequired[dict[str, str]]
     build_sources: NotRequired[list[str]]
     suite: NotRequired[SuiteJSON | None]
+    players: NotRequired[PlayersJSON | None]
     unreadable: NotRequired[str]
     only: NotRequired[list[str]]
 
@@ -318,6 +482,7 @@ def result_from_json(data: SubmissionJSON) -> SubmissionResult:
     """Read back what ``SubmissionResult.to_json`` wrote (the batch mode's store)."""
     tests = [from_test_json(t) for t in data["tests"]]
     suite = data.get("suite")
+    players = data.get("players")
     result = SubmissionResult(
         submission=data["submission"], source_hash=data["source_hash"], build_ok=data["build_ok"],
         build_output=data["build_output"], build_notes=data["build_notes"], build_command=data["build_command"],
@@ -326,6 +491,7 @@ def result_from_json(data: SubmissionJSON) -> SubmissionResult:
         seed=data.get("seed", 0), repro_files=data.get("repro_files", {}),
         build_sources=data.get("build_sources", []),
         suite=SuiteResult.from_json(suite) if suite else None,
+        players=PlayersResult.from_json(players) if players else None,
         unreadable=data.get("unreadable", ""), only=tuple(data.get("only", ())),
     )
     result.groups = [GroupMarks(**g) for g in data["groups"]]

@@ -443,7 +443,7 @@ def test_class_csv(tmp_path: Path) -> None:
     assert header == ["submission", "source_hash", "status", "build", "play", "end", "queries", "hidden",
                       "random_games", "memory", "total", "max", "passed", "failed", "not_shown",
                       "tests_valid", "tests_caught", "tests_mutants",
-                      "tests_marks", "tests_max", "seconds", "problem"]
+                      "tests_marks", "tests_max", "players_marks", "players_max", "seconds", "problem"]
     assert [r["submission"] for r in rows] == ["alice", "bob", "carol"]
     by = {r["submission"]: r for r in rows}
     assert (by["alice"]["total"], by["alice"]["max"]) == ("10", "22")
@@ -455,8 +455,9 @@ def test_class_csv(tmp_path: Path) -> None:
     # alice: passed 2 build, follow_suit, secret_pass, random, memory (6); failed draw_two, winner, secret (3)
     assert (by["alice"]["passed"], by["alice"]["failed"], by["alice"]["not_shown"]) == ("6", "3", "0")
     assert by["alice"]["tests_valid"] == by["alice"]["tests_marks"] == ""  # no test program graded
+    assert by["alice"]["players_marks"] == by["alice"]["players_max"] == ""  # no player graded
     # The same columns whatever order the submissions come in.
-    assert group_order([carol(), bob(), alice()]) == header[3:-12]
+    assert group_order([carol(), bob(), alice()]) == header[3:-14]
 
 
 def test_class_csv_defuses_formulas(tmp_path: Path) -> None:

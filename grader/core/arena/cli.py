@@ -19,7 +19,6 @@ import argparse
 import errno
 import json
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -30,34 +29,18 @@ from grader.games import DEFAULT_GAME, GAMES
 from grader.games import get as get_game
 
 from .match import MatchRecord
+from .qualify import build_student, entrants_of, marks_not_played, not_compiling, qualify_marks
 from .student import compiler_lines
 from .tournament import FILLER, Entrant, Settings, Tournament, filler_name, fillers, run_tournament
 
 if TYPE_CHECKING:
     from grader.core.gamespec import GameSpec
 
-    from .game import ArenaGame, BuiltPlayer
+    from .game import ArenaGame
     from .players import Player
 
 PORT = 8765  # --web's port when none is given; taken by something else, the next free one of PORT_FURTHER
 PORT_FURTHER = 20
-
-
-def entrants_of(names: Sequence[str], bots: Sequence[str]) -> list[Entrant]:
-    """Each PLAYER argument as an entrant, named uniquely (a second ``random`` is ``random#2``)."""
-    out: list[Entrant] = []
-    seen: dict[str, int] = {}
-    for arg in names:
-        folder = Path(arg)
-        if arg in bots:
-            base, kind, source = arg, "bot", arg
-        elif (folder / "player.c").is_file():
-            base, kind, source = folder.resolve().name, "student", str(folder.resolve())
-        else:
-            raise ValueError(f"{arg}: neither a baseline ({', '.join(bots)}) nor a folder with a player.c")
-        seen[base] = seen.get(base, 0) + 1
-        out.append(Entrant(base if seen[base] == 1 else f"{base}#{seen[base]}", kind, source))
-    return out
 
 
 def _shown(path: Path) -> str:
@@ -66,29 +49,6 @@ def _shown(path: Path) -> str:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
         return str(path)
-
-
-def build_student(arena: ArenaGame, entrant: Entrant, config: MarkingConfig) -> BuiltPlayer:
-    """A student's player, built (``arena.student_player``: its ``problem`` says if it did not compile)."""
-    if arena.student_player is None:
-        raise ValueError(f"{entrant.name}: students' players cannot play {arena.title}")
-    return arena.student_player(entrant.source, entrant.name, config.player_limits, str(config.players["other_hands"]))
-
-
-def not_compiling(arena: ArenaGame, entrants: Sequence[Entrant], config: MarkingConfig,
-                  jobs: int) -> list[tuple[Entrant, str, str]]:
-    """Every student's player compiled once, before any game, ``jobs`` at a time: (entrant, why, what the compiler
-    said) for each that does not compile -- said once here, rather than as a forfeit in every game."""
-    def build(entrant: Entrant) -> tuple[Entrant, str, str]:
-        player = build_student(arena, entrant, config)
-        try:
-            return entrant, player.problem, player.build_output
-        finally:
-            player.close()
-
-    students = [e for e in entrants if e.kind == "student"]
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return [built for built in pool.map(build, students) if built[1]]
 
 
 def print_not_compiling(entrant: Entrant, why: str, output: str) -> None:
@@ -129,42 +89,32 @@ def print_standings(t: Tournament) -> None:
 
 def write_games(t: Tournament, out: Path, game: GameSpec) -> list[tuple[int, MatchRecord]]:
     """Every game as JSON with its replay; a game with a forfeit as an HTML page too.  The games with forfeits."""
-    from grader.core.report.html import JINJA, REPLAY_SCRIPTS, scripts  # noqa: PLC0415
-
     folder = out / "games"
     folder.mkdir(parents=True, exist_ok=True)
-    with_forfeits = []
-    for n, r in enumerate(t.records, 1):
-        frames = tuple(game.replay_frames(r.deck, " ".join(r.moves)))
-        differences = tuple(Difference(f.move, f"{r.players[f.seat]}: decideMove()", "a legal move, only looking",
-                                       f.why) for f in r.forfeits)
-        replay = Replay(f"{game.title}: game {n}", frames, differences)
-        (folder / f"{n}.json").write_text(json.dumps({**r.to_json(), "replay": replay.to_json()}))
-        if r.forfeits:
-            with_forfeits.append((n, r))
-            forfeited = {f.seat: f for f in r.forfeits}
-            seats = [{"name": name, "place": f"{r.places[i]:g}", "forfeit": forfeited[i].why if i in forfeited else "",
-                      "step": forfeited[i].move if i in forfeited else 0} for i, name in enumerate(r.players)]
-            page = JINJA.get_template("game.html").render(
-                title=game.title, number=n, moves=len(r.moves), stopped=r.stopped,
-                winner=r.players[r.winner] if r.winner is not None else None, seats=seats, notes=r.notes[:50],
-                replay=embed_json(replay), viewer=scripts(*REPLAY_SCRIPTS))
-            (folder / f"{n}.html").write_text(page, encoding="utf-8")
-    return with_forfeits
+    return [(n, r) for n, r in enumerate(t.records, 1) if write_game(folder, n, r, game)]
 
 
-def qualify_marks(t: Tournament, student: str, marks: dict[str, float]) -> list[tuple[str, float, float, str]]:
-    """(what, marks earned, marks, why) for each mark of the configuration's ``[players.marks]``."""
-    s = next(x for x in t.standings if x.name == student)
-    out = [("legal", marks["legal"] if s.forfeits == 0 else 0.0, marks["legal"],
-            "no forfeit in any game" if s.forfeits == 0 else f"{s.forfeits} forfeit(s): {s.forfeit_reasons[0]}")]
-    for baseline in ("random", "greedy"):
-        test = t.tests[(student, baseline)]
-        verdict = {"H1": "places above it (sequential test: decided)", "H0": "does not place above it (decided)",
-                   "": f"not decided after {test.n} games"}[test.decision]
-        out.append((f"beats_{baseline}", marks[f"beats_{baseline}"] if test.decision == "H1" else 0.0,
-                    marks[f"beats_{baseline}"], verdict))
-    return out
+def write_game(folder: Path, n: int, r: MatchRecord, game: GameSpec) -> bool:
+    """Game ``n`` as ``folder/<n>.json`` with its replay; with a forfeit, as ``<n>.html`` too, its replay page
+    opened where the player forfeited (``fcd-grade``'s report writes its player's games so).  Had it a forfeit?"""
+    from grader.core.report.html import JINJA, REPLAY_SCRIPTS, scripts  # noqa: PLC0415
+
+    frames = tuple(game.replay_frames(r.deck, " ".join(r.moves)))
+    differences = tuple(Difference(f.move, f"{r.players[f.seat]}: decideMove()", "a legal move, only looking",
+                                   f.why) for f in r.forfeits)
+    replay = Replay(f"{game.title}: game {n}", frames, differences)
+    (folder / f"{n}.json").write_text(json.dumps({**r.to_json(), "replay": replay.to_json()}))
+    if not r.forfeits:
+        return False
+    forfeited = {f.seat: f for f in r.forfeits}
+    seats = [{"name": name, "place": f"{r.places[i]:g}", "forfeit": forfeited[i].why if i in forfeited else "",
+              "step": forfeited[i].move if i in forfeited else 0} for i, name in enumerate(r.players)]
+    page = JINJA.get_template("game.html").render(
+        title=game.title, number=n, moves=len(r.moves), stopped=r.stopped,
+        winner=r.players[r.winner] if r.winner is not None else None, seats=seats, notes=r.notes[:50],
+        replay=embed_json(replay), viewer=scripts(*REPLAY_SCRIPTS))
+    (folder / f"{n}.html").write_text(page, encoding="utf-8")
+    return True
 
 
 def print_marks(student: str, marks: Sequence[tuple[str, float, float, str]]) -> list[dict[str, object]]:
@@ -301,8 +251,7 @@ def main(argv: list[str] | None = None) -> int:
             print("No game was played: fix the compiler's first error above, then run fcd-play again.")
             summary: dict[str, object] = {"game": game.title, "standings": [], "rounds": 0, "not_compiling": not_built}
             if args.qualify and (most_marks := config.players_marks()) is not None:
-                marks = [(what, 0.0, most, broken[0][1]) for what, most in most_marks.items()]
-                summary["marks"] = print_marks(broken[0][0].name, marks)
+                summary["marks"] = print_marks(broken[0][0].name, marks_not_played(most_marks, broken[0][1]))
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / "standings.json").write_text(json.dumps(summary, indent=1))
             return ExitCode.TESTS_FAILED

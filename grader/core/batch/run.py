@@ -46,7 +46,7 @@ from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.grade import source_hash
 from grader.core.report.write import write_reports
-from grader.core.results import SubmissionResult, Verdict, result_from_json
+from grader.core.results import SubmissionResult, result_from_json
 from grader.core.submission import ARCHIVES, HandedIn, is_submission
 from grader.games import get as get_game
 
@@ -80,6 +80,8 @@ def _options(args: argparse.Namespace) -> tuple[str, ...]:
         opts.append("--no-memory")
     if args.no_tests:
         opts.append("--no-tests")
+    if args.no_players:
+        opts.append("--no-players")
     return tuple(opts)
 
 
@@ -296,7 +298,7 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
                     else:  # a grader error in some test: stored flagged, the other results kept
                         _place_reports(outcome.reports, out / "reports" / job.name)
                         store.put(job.name, key, result, worker=outcome.worker,
-                                  regrade=any(t.verdict is Verdict.ERROR for t in result.tests))
+                                  regrade=result.grader_failed)
                     results[job.name] = result
                     progress.finished(result, cached=False)
     finally:

@@ -39,7 +39,7 @@ class GradeJob:
     files: dict[str, bytes]  # the submission as handed in (``submissions.shipped``)
     game: str
     config_text: str | None  # the course's marking file, or None for the game's default
-    options: tuple[str, ...]  # further fcd-grade options (--random-games N, --no-memory, --no-tests)
+    options: tuple[str, ...]  # further fcd-grade options (--random-games N, --no-memory, --no-tests, --no-players)
     timeout: float  # seconds the whole grading may take
     entry: str = ""  # the file of ``files`` fcd-grade is given (an archive, as handed in); '': their folder
 

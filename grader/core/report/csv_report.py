@@ -2,9 +2,9 @@
 
 Columns: submission, source_hash, status, one column per marks group, total, max, the tests passed,
 failed and not shown (kept apart), the student's own tests (valid, mutants caught of how many, marks, max: blank
-when not graded), seconds, and the problem: why an unreadable submission (status ``unreadable``: a broken
-archive, too big, too many files) could not be read, blank otherwise; its max stays what it could have
-earned.  ``write_kill_matrix_csv``: which mutants each
+when not graded), their player (marks, max: blank when not graded), seconds, and the problem: why an
+unreadable submission (status ``unreadable``: a broken archive, too big, too many files) could not be read,
+blank otherwise; its max stays what it could have earned.  ``write_kill_matrix_csv``: which mutants each
 student's tests caught.  The groups are the union over all results, in a stable order:
 build first, then the scenario groups in the order they were graded (merged
 across results), then random games and memory.  A group a submission has no
@@ -63,17 +63,29 @@ def _tests_cells(result: SubmissionResult) -> list[str]:
             num(suite.max_score)]
 
 
+PLAYERS_COLUMNS = ["players_marks", "players_max"]
+
+
+def _players_cells(result: SubmissionResult) -> list[str]:
+    """The player's columns: blank when the submission's player was not graded."""
+    players = getattr(result, "players", None)
+    if players is None:
+        return [""] * len(PLAYERS_COLUMNS)
+    return [num(players.score), num(players.max_score)]
+
+
 def write_class_csv(results: Sequence[SubmissionResult], path: Path | str) -> None:
     groups = group_order(results)
     with Path(path).open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
         out.writerow(["submission", "source_hash", "status", *groups, "total", "max", "passed", "failed",
-                      "not_shown", *TESTS_COLUMNS, "seconds", "problem"])
+                      "not_shown", *TESTS_COLUMNS, *PLAYERS_COLUMNS, "seconds", "problem"])
         for r in results:
             marks = {g.group: g.marks for g in r.groups}
             out.writerow([_cell(r.submission), _cell(r.source_hash), r.status,
                           *(num(marks[g]) if g in marks else "" for g in groups),
-                          num(r.score), num(r.max_score), *_verdict_counts(r), *_tests_cells(r), f"{r.seconds:.1f}",
+                          num(r.score), num(r.max_score), *_verdict_counts(r), *_tests_cells(r), *_players_cells(r),
+                          f"{r.seconds:.1f}",
                           _cell(getattr(r, "unreadable", ""))])
 
 

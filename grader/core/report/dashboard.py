@@ -3,7 +3,8 @@
 The distribution of marks, the pass rate of every marks group and every test,
 the most common first failures (each with one example to open), who crashed,
 timed out, failed to build or hit a grader error, how long each submission
-took, and a sortable table of students linking to their reports.  A submission
+took, and a sortable table of students linking to their reports (with the marks of
+their own tests and of their player, marked apart, when any were graded).  A submission
 that could not be read (status ``unreadable``) is listed first among the
 problems, with its reason.
 
@@ -71,6 +72,8 @@ class Student:
     seconds: float
     tests: float | None = None  # the marks of their own tests (None: none graded)
     tests_text: str = ""
+    player: float | None = None  # the marks of their player (None: none graded)
+    player_text: str = ""
 
 
 @dataclass
@@ -115,6 +118,7 @@ class Dashboard:
     median_seconds: str
     compiled: int
     any_tests: bool  # did any student's own tests get graded (then the table shows their marks)
+    any_player: bool  # did any student's player get graded (likewise)
     sortable: str = field(repr=False, default="")
 
 
@@ -217,7 +221,10 @@ def _student(result: SubmissionResult, out: Path) -> Student:
         first_failure=clean_text(first.id, 256) if first is not None else "",
         first_failure_href=first_href, problems=_problem_words(result), seconds=round(result.seconds, 1),
         tests=result.suite.score if result.suite is not None else None,
-        tests_text=f"{num(result.suite.score)} / {num(result.suite.max_score)}" if result.suite is not None else "")
+        tests_text=f"{num(result.suite.score)} / {num(result.suite.max_score)}" if result.suite is not None else "",
+        player=result.players.score if result.players is not None else None,
+        player_text=f"{num(result.players.score)} / {num(result.players.max_score)}" if result.players is not None
+        else "")
 
 
 def _rates(results: Sequence[SubmissionResult], per_group: bool) -> list[TestRate]:
@@ -278,6 +285,7 @@ def dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None 
         groups=groups, tests=tests, first_failures=first_failures, problems=problems, clear=clear,
         total_seconds=f"{sum(seconds):.0f}", median_seconds=f"{statistics.median(seconds):.1f}" if seconds else "-",
         compiled=len(compiled), any_tests=any(st.tests is not None for st in students),
+        any_player=any(st.player is not None for st in students),
         sortable=(TEMPLATES / "sortable.js").read_text())
 
 

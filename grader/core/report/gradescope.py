@@ -6,7 +6,9 @@ entry per ``TestResult``.  A test's ``max_score`` is its share by weight of its
 marks group's ``max_marks``; its ``score`` is its share by weight of the marks
 the group actually got, among the group's passed tests -- so the tests of a
 group always add up to the group's marks, whatever the scoring rule (weighted,
-all-or-nothing random games, rounding), and the tests add up to ``score``.
+all-or-nothing random games, rounding), and the tests add up to ``score``.  The
+parts marked apart add theirs: the student's own tests (a case per part) and
+their player (a case per mark of ``[players.marks]``).
 
 On Gradescope this file is all a student sees: no ``report.html``, no repro
 folder.  So each output is complete on its own and links nowhere: the failure
@@ -35,6 +37,7 @@ from ..replay import replay_address
 from ..results import SubmissionResult, TestResult
 from .escape import CAP, clean_text
 from .own_tests import own_test_cases
+from .players import player_cases
 
 PLACES = 4  # decimals of a per-test score
 FORMAT = "md"  # of every output in the file
@@ -173,6 +176,14 @@ def _summary(result: SubmissionResult) -> str:
                      f"{suite.caught} of {len(suite.mutants)} buggy implementations caught.")
         if suite.rules_never_checked():
             lines.append(f"No test of yours checks {', '.join(suite.rules_never_checked())}.")
+    players = getattr(result, "players", None)
+    if players is not None:
+        lines.append(f"Your player ({players.player}) {players.score:g} / {players.max_score:g}, marked apart: "
+                     + ", ".join(f"{m.what} {m.earned:g}/{m.max:g}" for m in players.marks)
+                     + (f" ({clean_text(players.problem, 1024)})." if players.problem else "."))
+        if players.error:
+            lines.append("The grader itself failed while your player played. That is not your fault; it will be "
+                         "played again.")
     first = result.first_failure()
     if first is not None and not first.hidden:
         lines.append(f"Start with the first failure: {clean_text(first.id, 1024)}.")
@@ -245,9 +256,17 @@ def gradescope_json(result: SubmissionResult, base: Path | None = None) -> Grade
             "output_format": FORMAT, "visibility": "after_published" if case.hidden else "visible",
             "tags": list(case.rules),
         })
+    players = getattr(result, "players", None)
+    for case, score, max_score in player_cases(players, pages=False) if players is not None else ():
+        tests.append({
+            "name": clean_text(case.id, 1024), "score": score, "max_score": max_score,
+            "status": "passed" if case.passed else "failed", "output": output_of(case),
+            "output_format": FORMAT, "visibility": "visible", "tags": [],
+        })
+    apart = [part for part in (suite, players) if part is not None]  # marked apart, but part of the one grade
     return {
-        "score": round(result.score + (suite.score if suite is not None else 0), 2),
-        "max_score": round(result.max_score + (suite.max_score if suite is not None else 0), 2),
+        "score": round(result.score + sum(part.score for part in apart), 2),
+        "max_score": round(result.max_score + sum(part.max_score for part in apart), 2),
         "execution_time": int(round(result.seconds)),
         "output": _summary(result),
         "output_format": FORMAT,

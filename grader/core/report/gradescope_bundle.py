@@ -209,6 +209,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="random games per submission (default: from the configuration; 0 to skip)")
     p.add_argument("--no-memory", action="store_true", help="leave out the memory stage (sanitizers / valgrind)")
     p.add_argument("--no-tests", action="store_true", help="do not grade the students' own tests (testGame.c)")
+    p.add_argument("--no-players", action="store_true", help="do not grade the students' players (player.c)")
     game_option(p)
     return p
 
@@ -250,7 +251,8 @@ def fcd_grade_options(args: argparse.Namespace) -> list[str]:
     options = ["--game", args.game]
     if args.random_games is not None:
         options += ["--random-games", str(args.random_games)]
-    options += [flag for flag, on in (("--no-memory", args.no_memory), ("--no-tests", args.no_tests)) if on]
+    options += [flag for flag, on in (("--no-memory", args.no_memory), ("--no-tests", args.no_tests),
+                                      ("--no-players", args.no_players)) if on]
     return options
 
 

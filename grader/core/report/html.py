@@ -11,8 +11,10 @@ only its name and whether it passed.  A failed test with a game carries its
 replay (``grader.core.replay``) as JSON in a ``<script type="application/json">``
 (escaped by ``embed_json``), which the page's one script draws: it opens at the
 first difference, steps with the arrow keys, Home and End or a slider, and
-every step has an address (``#<test id>/step-<n>``).  The page is titled by the game graded against
-(``result.game``) and, where tests did not pass, says once how to read the game's moves (``GameSpec.notation``).
+every step has an address (``#<test id>/step-<n>``).  The student's own tests and player are sections of
+their own (marked apart); each game the player forfeited links to its replay page.  The page is titled by the
+game graded against (``result.game``) and, where tests did not pass, says once how to read the game's moves
+(``GameSpec.notation``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import escape
 
 from ..replay import Replay, embed_json
-from ..results import SubmissionResult, TestResult
+from ..results import PlayersResult, SubmissionResult, TestResult
 from ..suite.judge import SuiteResult
 from .escape import CAP, clean_text
 
@@ -150,6 +152,28 @@ def suite_view(suite: SuiteResult | None) -> dict[str, object] | None:
     }
 
 
+def players_view(players: PlayersResult | None) -> dict[str, object] | None:
+    """The student's player, as their report shows it: its marks, the standings, and every forfeit, linked to its
+    game's replay page (``players/games/<n>.html`` beside the report) when that game has one."""
+    if players is None:
+        return None
+    output, trimmed = trim_output(players.compiler_output)
+    return {
+        "player": clean_text(players.player, 256), "compiled": players.compiled,
+        "problem": clean_text(players.problem, 2048), "compiler_output": output, "compiler_trimmed": trimmed,
+        "error": clean_text(players.error), "score": num(players.score), "max_score": num(players.max_score),
+        "marks": [{"what": clean_text(m.what, 256), "earned": num(m.earned), "max": num(m.max),
+                   "held": m.earned >= m.max, "why": clean_text(m.why, 2048)} for m in players.marks],
+        "standings": [{"name": clean_text(s.name, 256), "mine": s.kind == "student", "games": s.games, "wins": s.wins,
+                       "forfeits": s.forfeits, "place": f"{s.mean_place:.2f}"} for s in players.standings],
+        "forfeits": [{"game": f.game, "step": f.step, "why": clean_text(f.why, 2048),
+                      "href": f"{page}#game/step-{f.step}" if (page := players.page_of(f.game)) else ""}
+                     for f in players.forfeits],
+        "games": players.games_played, "rounds": players.rounds, "seconds": f"{players.seconds:.1f}",
+        "notes": [clean_text(n, 2048) for n in players.notes],
+    }
+
+
 def trim_output(text: str, lines: int = BUILD_LINES, cap: int = BUILD_CAP) -> tuple[str, bool]:
     """The first ``lines`` lines of (cleaned) ``text``, at most ``cap`` bytes; and whether anything was cut."""
     all_lines = clean_text(text).splitlines()  # (a megabyte of output is already cut to 64 KiB here)
@@ -199,6 +223,7 @@ def context(result: SubmissionResult, replays: dict[str, Replay] | None = None) 
         "passed": sum(1 for v in views if v.passed),
         "viewer": scripts(*REPLAY_SCRIPTS) if any(v.replay for v in views) else "",
         "suite": suite_view(getattr(result, "suite", None)),
+        "players": players_view(getattr(result, "players", None)),
     }
 
 

@@ -1,6 +1,6 @@
 """JUnit XML for CI systems, built with the ``junit-xml`` package: one testsuite per submission, named by the
 game graded against and the submission (``Palace: alice``; its own tests ``Final Card-Down (2018): alice:
-testGame.c``).
+testGame.c``, its player ``Final Card-Down (2018): alice: player.c``, a testcase per mark).
 
 Each ``TestResult`` is a testcase ``<group>.<name>`` of class ``fcd.<group>``:
 
@@ -36,6 +36,7 @@ from ..replay import step_by_step
 from ..results import SubmissionResult, TestResult
 from .escape import clean_text, first_line
 from .own_tests import own_tests_result
+from .players import players_result
 
 _PLACEHOLDER = "hidden test"  # only so junit-xml keeps the element; stripped afterwards
 _OUTCOME_TAGS = ("failure", "error", "skipped")
@@ -135,7 +136,8 @@ def _beside(result: SubmissionResult) -> str:
 def junit_string(results: Sequence[SubmissionResult], report_of: Callable[[SubmissionResult], str] = _beside) -> str:
     """The whole JUnit document for ``results``, as text; ``report_of(result)``: its HTML report, relative
     to the XML file (beside it, for one submission)."""
-    every = [(x, r) for r in results for x in (r, own_tests_result(r)) if x is not None]  # own tests: a suite too
+    every = [(x, r) for r in results for x in (r, own_tests_result(r), players_result(r))  # parts apart: suites too
+             if x is not None]
     raw = to_xml_report_string([suite(x, report_of(r), r.game) for x, r in every], prettyprint=False)
     root = ET.fromstring(raw)
     _repair(root, [x for x, _ in every])

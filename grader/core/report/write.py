@@ -1,4 +1,5 @@
-"""Every report of one submission, from its one result model: the repro programs, JUnit, Gradescope, HTML.
+"""Every report of one submission, from its one result model: the repro programs, the replay pages of its
+player's games with a forfeit, JUnit, Gradescope, HTML.
 
 Used by ``fcd-grade`` and by the batch (which writes a stored result's reports again); a report that
 cannot be made is a fault of the grader: one more ERROR test of the result, the others still made.
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from grader.core.gamespec import GameSpec
-from grader.core.results import SubmissionResult, TestResult, Verdict
+from grader.core.results import PLAYER_GAMES, PlayersResult, SubmissionResult, TestResult, Verdict
 
 Made = TypeVar("Made")
 
@@ -46,6 +47,8 @@ def write_reports(result: SubmissionResult, out: Path, game: GameSpec) -> Submis
             name = t.id.replace("/", "_") + ".toml"
             guard(name, partial((out / name).write_text, t.repro))
     repros = guard("repro", partial(game.write_repros, result, out / "repro")) or {}
+    if result.players is not None and result.players.games:
+        guard(PLAYER_GAMES, partial(write_player_games, result.players, out, game))
     result = dataclasses.replace(result, repro_files={tid: f"repro/{name}" for tid, name in repros.items()})
     writers: tuple[tuple[str, Callable[[SubmissionResult], None]], ...] = (
         ("junit.xml", lambda r: write_junit([r], out / "junit.xml")),
@@ -67,6 +70,18 @@ def write_reports(result: SubmissionResult, out: Path, game: GameSpec) -> Submis
                                                                      if t.id not in {f.id for f in faults})])
     (out / "result.json").write_text(json.dumps(result.to_json(), indent=1))
     return result
+
+
+def write_player_games(players: PlayersResult, out: Path, game: GameSpec) -> None:
+    """The replay page (and JSON) of each game kept whole of the player's qualification, as ``fcd-play`` writes
+    them: ``out/players/games/<n>.html``, opened at the step where the player forfeited (the report links there)."""
+    from grader.core.arena.cli import write_game  # noqa: PLC0415 - the arena's page, only for a player's games
+    from grader.core.arena.match import MatchRecord  # noqa: PLC0415
+
+    folder = out / PLAYER_GAMES
+    folder.mkdir(parents=True, exist_ok=True)
+    for kept in players.games:
+        write_game(folder, kept.number, MatchRecord.from_json(kept.record), game)
 
 
 def _report_fault(what: str) -> TestResult:
