@@ -22,10 +22,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from grader.core.commands import ExitCode
+from grader.core.commands import ExitCode, game_option
 from grader.core.config import ConfigError, MarkingConfig
 from grader.core.replay import Difference, Replay, embed_json
-from grader.games import DEFAULT_GAME, GAMES
 from grader.games import get as get_game
 
 from .match import MatchRecord
@@ -219,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", type=Path, default=Path("fcd-games"))
     p.add_argument("--config", type=Path, default=None)
-    p.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME)
+    game_option(p)  # --game palace, --edition 17s2: as fcd-grade names a game
     args = p.parse_args(argv)
     game = get_game(args.game)
     if game.arena is None:

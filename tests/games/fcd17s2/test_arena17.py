@@ -185,3 +185,16 @@ def test_the_web_page_plays_a_2017_word(tmp_path: Path) -> None:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_fcd_play_names_the_2017_edition_as_fcd_grade_does(tmp_path: Path) -> None:
+    """``fcd-play --edition 17s2``: a student's player and the 2017 baselines at one table, one round (a deck
+    played once per rotation: each of the four takes every seat once)."""
+    from grader.core.arena.cli import main  # noqa: PLC0415
+
+    code = main(["--edition", "17s2", str(PLAYERS / "simple"), "random", "greedy", "cautious", "--rounds", "1",
+                 "--out", str(tmp_path)])
+    summary = json.loads((tmp_path / "standings.json").read_text())
+    assert code == 0 and summary["game"] == "Final Card-Down (2017)" and summary["rounds"] == 1
+    assert {(s["name"], s["kind"], s["games"], s["forfeits"]) for s in summary["standings"]} == {
+        ("simple", "student", 4, 0), ("random", "bot", 4, 0), ("greedy", "bot", 4, 0), ("cautious", "bot", 4, 0)}
