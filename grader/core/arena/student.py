@@ -3,7 +3,8 @@
 A student's ``player.c`` is compiled with the course's model of the game ADT (never the student's own:
 a player is judged on its decisions, not on its ADT) and the game's guard, which stands in for the
 functions a player must not call; each decision runs in a fresh sandboxed child of the game's ``decide``
-job, under a per-call limit (``ask_player``).  Every game's ``StudentPlayer`` is a ``SandboxedPlayer``: what the
+job, limited by the CPU time of its decideMove alone (``decision_clock``) and asked again before a forfeit
+for time counts (``ask_player``).  Every game's ``StudentPlayer`` is a ``SandboxedPlayer``: what the
 game gives (``PlayerKit``) built with these two, asked, and closed.
 """
 
@@ -14,8 +15,9 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
+from grader.core.arena.decision_clock import child_limits, overrun, with_budget
 from grader.core.arena.players import Decision, Table
 from grader.core.build import CC, CFLAGS, errors_first, trim
 from grader.core.classify import classify
@@ -25,34 +27,69 @@ from grader.core.sandbox import prepare_dir, run_limited
 from grader.core.worker_client import WorkerClient, WorkerLost
 
 
+class Asked(NamedTuple):
+    """One try at a decision (``ask_player``): the answer frame, or the forfeit it earned; the notes on what else
+    it did; and whether the forfeit is for time (the decision clock's CPU budget, or the wall-clock backstop)."""
+
+    answer: Mapping[str, Any] | None
+    forfeit: Decision | None
+    notes: tuple[str, ...]
+    late: bool = False
+
+
 def ask_player(client: WorkerClient, request: Mapping[str, object], limits: Limits, refused_names: Mapping[int, str],
                refusal: str) -> tuple[Mapping[str, Any] | None, Decision | None, tuple[str, ...]]:
-    """One decideMove of a student's player, in a fresh sandboxed child (every game's ``decide`` job):
-    its answer frame (the worker's JSON: the game checks it), or the forfeit it earned (it crashed, hung,
-    printed too much, gave no answer, called a function the guard refuses -- ``refused_names``, by the guard's
-    bits, ``refusal`` says why not --, or changed the game), and the notes on what else it did."""
+    """One decideMove of a student's player, in a fresh sandboxed child (every game's ``decide`` job) under
+    ``limits`` (a CPU budget for decideMove itself, ``decision_clock``; a wall-clock backstop for the child):
+    its answer frame (the worker's JSON: the game checks it), or the forfeit it earned (it crashed, ran out
+    of time, printed too much, gave no answer, called a function the guard refuses -- ``refused_names``, by
+    the guard's bits, ``refusal`` says why not --, or changed the game), and the notes on what else it did.
+    A decision that runs out of time is asked again, in a fresh process, before it counts: only a player
+    that runs out again forfeits (one that answers the second time is noted), so that a moment's load on the
+    machine never decides a game."""
+    first = _ask_once(client, request, limits, refused_names, refusal)
+    if not first.late or first.forfeit is None:
+        return first.answer, first.forfeit, first.notes
+    second = _ask_once(client, request, limits, refused_names, refusal)
+    if second.late and second.forfeit is not None:
+        again = f"{second.forfeit.forfeit}; asked again in a fresh process, it ran out of time again"
+        return None, Decision(None, again, second.notes), second.notes
+    retried = (f"its decideMove ran out of time once ({first.forfeit.forfeit}); asked again in a fresh process, "
+               "it answered the second time",)
+    if second.forfeit is not None:  # a forfeit for something else: it counts
+        return None, Decision(None, second.forfeit.forfeit, retried + second.notes), retried + second.notes
+    return second.answer, None, retried + second.notes
+
+
+def _ask_once(client: WorkerClient, request: Mapping[str, object], limits: Limits, refused_names: Mapping[int, str],
+              refusal: str) -> Asked:
+    """``ask_player``'s one try, in one fresh child."""
     try:
-        report = client.run(request, limits, 4)
+        report = client.run(with_budget(request, limits), child_limits(limits), 4)
     except WorkerLost as lost:
-        return None, Decision(None, f"its decideMove broke the sandbox's worker ({lost})"), ()
-    decided = [f for f in report.frames if f.get("t") == "decided"]
-    judged = classify(report, over=bool(decided))
+        return Asked(None, Decision(None, f"its decideMove broke the sandbox's worker ({lost})"), ())
+    decided = report.tagged("decided")
     notes = (f"printed {len(report.stdout)} bytes in decideMove",) if report.stdout else ()
+    over = overrun(report, limits)
+    if over is not None:
+        return Asked(None, Decision(None, f"{Verdict.TIMED_OUT.value}: {over}", notes), notes, late=True)
+    judged = classify(report, over=bool(decided))
     if judged is not None and judged[0] is Verdict.OUTPUT:
-        return None, Decision(None, f"printed more than {limits.output_kb} KiB in one decideMove", notes), notes
+        return Asked(None, Decision(None, f"printed more than {limits.output_kb} KiB in one decideMove", notes), notes)
     if judged is not None and judged[0] is not Verdict.PASSED:
-        return None, Decision(None, f"{judged[0].value}: {judged[1]}", notes), notes
+        return Asked(None, Decision(None, f"{judged[0].value}: {judged[1]}", notes), notes,
+                     late=judged[0] is Verdict.TIMED_OUT)
     if not decided:
-        return None, Decision(None, "decideMove gave no answer", notes), notes
+        return Asked(None, Decision(None, "decideMove gave no answer", notes), notes)
     answer = decided[0]
     refused = int(answer.get("refused_what", 0))
     if refused:
         calls = ", ".join(name for bit, name in refused_names.items() if refused & bit)
-        return None, Decision(None, f"called {calls} inside decideMove ({refusal})", notes), notes
+        return Asked(None, Decision(None, f"called {calls} inside decideMove ({refusal})", notes), notes)
     if answer.get("changed"):
-        return None, Decision(None, "changed the game inside decideMove (what the API shows was not the same "
-                              "after)", notes), notes
-    return answer, None, notes
+        return Asked(None, Decision(None, "changed the game inside decideMove (what the API shows was not the same "
+                                    "after)", notes), notes)
+    return Asked(answer, None, notes)
 
 
 def build_player(folder: Path, work: Path, *, headers: Sequence[Path], model: Path, support: Sequence[Path],

@@ -7,6 +7,9 @@ entrants give the same games.
 Tables run in parallel processes; each process makes its players once (a student's player: its
 library and its sandboxed worker) and keeps them.  With ``watch``, the tournament stops as soon as a
 sequential test has decided, for every watched pair, whether the first places above the second.
+The same seed and entrants give the same games, standings and early stop on any machine, however loaded:
+a table's results are taken in the order of the schedule (``pool.map``), never in the order tables finish,
+and a student's decision is limited by its own CPU time (``decision_clock``), not by real time.
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
 """[sandbox side] Ask a student's 2017 player for one move: the game runner's job (``arena.StudentPlayer``).
 
 The library is the student's ``player.c`` linked with the course's 2017 model ``Game.c`` and the 2017 guard
-(``arena_c/fcd_guard.c``).  A fresh child replays the game so far on the model (every move already checked by
-the reference on the trusted side), then calls ``decideMove`` with the guard on, so that ``playMove``,
-``newGame`` and ``destroyGame`` are refused and counted.  Everything the 2017 API shows is read before and
-after the call (the counters, the direction, every hand's size and points, the current hand, the top discard,
-the whole history): a difference means the player wrote into the game.  The answer is the move in the 2017
-notation (``draw``, ``uno``, ``DRH/G``, ...), whether its card is one of the current hand's, and what was
-refused or changed; the trusted side judges it against the reference.
+(``arena_c/fcd_guard.c``). A fresh child replays the game so far on the model (every move already checked by the
+reference on the trusted side), then calls ``decideMove`` with the guard on, so that ``playMove``, ``newGame`` and
+``destroyGame`` are refused and counted, and on the decision clock, which stops it once it has used the request's
+CPU budget (``grader.core.arena.decision_clock``). Everything the 2017 API shows is read before and after the call
+(the counters, the direction, every hand's size and points, the current hand, the top discard, the whole history): a
+difference means the player wrote into the game. The answer is the move in the 2017 notation (``draw``, ``uno``,
+``DRH/G``, ...), whether its card is one of the current hand's, what was refused or changed, and the CPU seconds the
+call used; the trusted side judges it against the reference.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from grader.core.arena.decision_clock import timed_decision
 from grader.core.native import Api, open_library
 from grader.games.fcd.loader import CLibrary
 from grader.games.fcd.observe import card_label
@@ -89,7 +91,7 @@ def run(request: dict[str, Any], results: Any) -> None:
     hand = {_card(fn, fn["handCard"](handle, i)) for i in range(int(fn["handCardCount"](handle)))}
     before = snapshot(fn, handle)
     fn["fcd_deciding"](1)
-    chosen = fn["decideMove"](handle)
+    chosen, cpu = timed_decision(lambda: fn["decideMove"](handle), request, send)
     fn["fcd_deciding"](0)
     after = snapshot(fn, handle)
     action = int(chosen.action)
@@ -101,4 +103,4 @@ def run(request: dict[str, Any], results: Any) -> None:
             words += "/" + (COLOR_LETTERS[int(chosen.nextColor)] if 0 <= int(chosen.nextColor) < 5 else "?")
     send({"t": "decided", "move": words, "action": action, "in_hand": card in hand if card is not None else None,
           "refused": int(fn["fcd_refusals"]()), "refused_what": int(fn["fcd_refused_what"]()),
-          "changed": before != after})
+          "changed": before != after, "cpu": cpu})

@@ -4,10 +4,11 @@ The library is the student's ``player.c`` linked with the course's model ``Palac
 (``arena_c/palace_guard.c``).  A fresh child replays the game so far on the model (every move already
 checked by the reference on the trusted side), then calls ``decideMove`` with the guard on, so that the
 runner and test functions (playMove, newGame, destroyGame, gameWinner, getHandCard, getFaceDownCard,
-getDeckCard: C44) are refused and counted.  Everything the API shows is read before and after the call:
-a difference means the player wrote into the game.  The answer is the move in the reference's notation,
-each card named by its deck index (``5H@12``) when the model's deal shows where it came from; the
-trusted side judges it against the reference.
+getDeckCard: C44) are refused and counted, and on the decision clock, which stops it once it has used
+the request's CPU budget (``grader.core.arena.decision_clock``).  Everything the API shows is read
+before and after the call: a difference means the player wrote into the game.  The answer is the move
+in the reference's notation, each card named by its deck index (``5H@12``) when the model's deal shows
+where it came from, with the CPU seconds the call used; the trusted side judges it against the reference.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypedDict, cast
 
+from grader.core.arena.decision_clock import timed_decision
 from grader.core.native import open_library
 from grader.games.palace.interface import INCLUDE_DIR, PalaceApi
 from grader.games.palace.library import PalaceGame, PalaceLibrary
@@ -37,11 +39,13 @@ def warm_up() -> None:
 
 
 class DecideRequest(TypedDict):
-    """What the trusted side asks (``arena.StudentPlayer``): the game so far; ``lib`` is the worker's."""
+    """What the trusted side asks (``arena.StudentPlayer``): the game so far; ``lib`` is the worker's, the
+    CPU budget (``decide_cpu``) the decision clock's."""
 
     lib: str
     setup: str
     moves: list[str]
+    decide_cpu: float
 
 
 def _written(game: PalaceGame, chosen: Any, where: dict[int, int]) -> tuple[str, bool]:
@@ -88,9 +92,9 @@ def run(request: DecideRequest, results: Results) -> None:
     observer = Observer(game, setup.n_players, setup.n_cards)
     before = observer.observe()
     fn["palace_deciding"](1)
-    chosen = fn["decideMove"](handle)
+    chosen, cpu = timed_decision(lambda: fn["decideMove"](handle), request, send)
     fn["palace_deciding"](0)
     after = observer.observe()
     written, whole = _written(game, chosen, where)
     send({"t": "decided", "move": written, "whole": whole, "refused_what": int(fn["palace_refused_what"]()),
-          "changed": before != after})
+          "changed": before != after, "cpu": cpu})
