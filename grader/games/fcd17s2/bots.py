@@ -1,5 +1,6 @@
 """Baseline players of Final Card-Down (2017), on the trusted side: each a policy choosing one of the 2017
-reference's legal moves (the game runner never lets a baseline make an illegal one).
+reference's legal moves (the game runner never lets a baseline make an illegal one); how they discard and pass
+is the family's (``grader.games.fcd.bots``), as 2018's do.
 
 The 2017 turn has more to it than 2018's (rules-17s2.md S7): call-outs at its start, a claim after a discard, a
 further discard after a CONTINUE.  The baselines differ in how much of it they use:
@@ -17,30 +18,13 @@ further discard after a CONTINUE.  The baselines differ in how much of it they u
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Callable
 
-from reference.fcd17s2 import SAYS, Action, Color, Game, PlayerMove, Value
+from grader.games.fcd.bots import cautious_discard, greedy_discard, plays, random_policy, two_answering
+from reference.fcd17s2 import SAYS, Action, Game, PlayerMove
 from reference.fcd17s2.moves import SAID_COUNT
 
 Policy = Callable[[Game, list[PlayerMove], random.Random], PlayerMove]
-
-
-def _plays(legal: list[PlayerMove]) -> list[PlayerMove]:
-    return [m for m in legal if m.action == Action.PLAY_CARD]
-
-
-def _value(move: PlayerMove) -> int:
-    return int(move.card.value) if move.card is not None else -1
-
-
-def _pass(legal: list[PlayerMove]) -> PlayerMove:
-    """Draw if it may, else end the turn; a player who may do neither (facing a 2 it must pay) has a draw."""
-    for action in (Action.DRAW_CARD, Action.END_TURN):
-        for m in legal:
-            if m.action == action:
-                return m
-    return legal[0]
 
 
 def _claim(game: Game, legal: list[PlayerMove]) -> PlayerMove | None:
@@ -59,58 +43,22 @@ def _right_call_out(game: Game, legal: list[PlayerMove]) -> PlayerMove | None:
     return next((m for m in legal if m.action in SAYS and SAID_COUNT[m.action] in missed), None)
 
 
-def _colour_held_most(game: Game, played: PlayerMove) -> Color:
-    hand = [game.hand_card(i) for i in range(game.hand_card_count())]
-    counts = Counter(c.color for c in hand if c is not None and c is not played.card)
-    return max(Color, key=lambda col: (counts[col], -int(col)))
-
-
-def _declaring_best(game: Game, legal: list[PlayerMove], card_move: PlayerMove) -> PlayerMove:
-    if card_move.card is not None and card_move.card.value == Value.D:
-        best = _colour_held_most(game, card_move)
-        return next(m for m in legal if m.card is card_move.card and m.next_color == best)
-    return card_move
-
-
-def _two_answering(game: Game, plays: list[PlayerMove]) -> PlayerMove | None:
+def _two_answering(game: Game, legal: list[PlayerMove]) -> PlayerMove | None:
     """A 2 to play on the 2s the player faces, if it faces any and holds one."""
-    if game.owed_cards() > 0:
-        return next((m for m in plays if m.card is not None and m.card.value == Value.DRAW_TWO), None)
-    return None
-
-
-def random_policy(game: Game, legal: list[PlayerMove], rng: random.Random) -> PlayerMove:
-    return rng.choice(legal)
+    return two_answering(plays(legal, Action), game.owed_cards() > 0)
 
 
 def greedy_policy(game: Game, legal: list[PlayerMove], rng: random.Random) -> PlayerMove:
-    said = _claim(game, legal) or _right_call_out(game, legal)
-    if said is not None:
-        return said
-    plays = _plays(legal)
-    if (two := _two_answering(game, plays)) is not None:
-        return two
-    if plays:
-        return _declaring_best(game, legal, max(plays, key=_value))
-    return _pass(legal)
+    return (_claim(game, legal) or _right_call_out(game, legal) or _two_answering(game, legal)
+            or greedy_discard(game, legal, Action))
 
 
 def cautious_policy(game: Game, legal: list[PlayerMove], rng: random.Random) -> PlayerMove:
-    if (claim := _claim(game, legal)) is not None:
-        return claim
-    plays = _plays(legal)
-    if (two := _two_answering(game, plays)) is not None:
-        return two
+    if (said := _claim(game, legal) or _two_answering(game, legal)) is not None:
+        return said
     if game.discards_this_turn() and any(m.action == Action.END_TURN for m in legal):
         return next(m for m in legal if m.action == Action.END_TURN)  # one discard a turn, even after a C
-    plain = [m for m in plays if m.card is not None and m.card.value not in (Value.DRAW_TWO, Value.D)]
-    if plain:
-        return min(plain, key=_value)
-    wild = [m for m in plays if m.card is not None and m.card.value == Value.D]
-    if wild:
-        return _declaring_best(game, legal, wild[0])
-    moves = [m for m in legal if m.action in (Action.DRAW_CARD, Action.END_TURN)]
-    return _pass(moves) if moves else (plays or legal)[0]
+    return cautious_discard(game, legal, Action)
 
 
 BOTS: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy, "cautious": cautious_policy}

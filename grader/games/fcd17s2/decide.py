@@ -1,106 +1,56 @@
-"""[sandbox side] Ask a student's 2017 player for one move: the game runner's job (``arena.StudentPlayer``).
+"""[sandbox side] Ask a student's 2017 player for one move: the family's job (``grader.games.fcd.decide``) with
+the 2017 player API, notation and moves, what the 2017 API shows of a game (``snapshot``: the counters, the
+direction, every hand's size and points, the current hand, the top discard, the whole history) and its words
+(``draw``, ``uno``, ``DRH/G``, ...).
 
-The library is the student's ``player.c`` linked with the course's 2017 model ``Game.c`` and the 2017 guard
-(``arena_c/fcd_guard.c``). A fresh child replays the game so far on the model (every move already checked by the
-reference on the trusted side), then calls ``decideMove`` with the guard on, so that ``playMove``, ``newGame`` and
-``destroyGame`` are refused and counted, and on the decision clock, which stops it once it has used the request's
-CPU budget (``grader.core.arena.decision_clock``). Everything the 2017 API shows is read before and after the call
-(the counters, the direction, every hand's size and points, the current hand, the top discard, the whole history): a
-difference means the player wrote into the game. The answer is the move in the 2017 notation (``draw``, ``uno``,
-``DRH/G``, ...), whether its card is one of the current hand's, what was refused or changed, and the CPU seconds the
-call used; the trusted side judges it against the reference.
+The 2017 Game.h cannot show another player's hand, so its guard counts no looks (``arena_c/fcd_guard_flags.h``).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from grader.core.arena.decision_clock import timed_decision
-from grader.core.native import Api, open_library
-from grader.games.fcd.loader import CLibrary
-from grader.games.fcd.observe import card_label
-from grader.games.fcd.play import resolve
+from grader.games.fcd import loader
+from grader.games.fcd.decide import Decider, GameView, Words, decide, player_api
 from grader.games.fcd17s2.interface import INCLUDE_DIR
 from grader.games.fcd17s2.play import JOB
-from reference.cards import COLOR_LETTERS
-from reference.fcd17s2 import NUM_PLAYERS, Action, MoveSpec
-from reference.fcd17s2.moves import WORDS
+from reference.fcd17s2 import NUM_PLAYERS, Action
+from reference.fcd17s2.moves import WORDS as WORD_OF
 
-GUARD_DIR = Path(__file__).resolve().parent / "arena_c"
 INT_QUERIES = ("numCards", "currentPlayer", "currentTurn", "numTurns", "playDirection", "handCardCount",
                "gameWinner")
 COUNTED = ("numOfSuit", "numOfColor", "numOfValue")  # (kinds: 5 suits, 5 colours, 16 values)
 KINDS = {"numOfSuit": 5, "numOfColor": 5, "numOfValue": 16}
-WORD_OF_ACTION = {int(action): word for action, word in WORDS.items()}  # 0 draw, 2 uno, 3 duo, 4 trio, 5 end
-
-# The course's 2017 headers and player.h, and the guard's three functions.
-PLAYER_API = Api(INCLUDE_DIR, ("Card.h", "Game.h", "player.h", "fcd_guard.h"),
-                 {"fcd_guard.h": GUARD_DIR / "fcd_guard.h"})
 
 
-def warm_up() -> None:
-    from grader.games.fcd.loader import warm_up as load_warm_up  # noqa: PLC0415
-
-    load_warm_up(PLAYER_API, native_observer=False)
-
-
-def _card(fn: dict[str, Any], ptr: Any) -> tuple[int, int, int, int] | None:
-    f = PLAYER_API.ffi()
-    if ptr == f.NULL:
-        return None
-    return (int(f.cast("uintptr_t", ptr)), int(fn["cardValue"](ptr)), int(fn["cardColor"](ptr)),
-            int(fn["cardSuit"](ptr)))
-
-
-def snapshot(fn: dict[str, Any], handle: Any) -> tuple[Any, ...]:
+def snapshot(game: GameView, cards: int) -> tuple[Any, ...]:
     """Everything the 2017 API shows of the game: the counters, each seat's hand size and points, the deck's
     counts, the current hand and the top discard card by card, and every move of the history."""
+    fn, handle = game.fn, game.handle
     ints = tuple(int(fn[q](handle)) for q in INT_QUERIES)
     seats = tuple((int(fn["playerCardCount"](handle, p)), int(fn["playerPoints"](handle, p)))
                   for p in range(NUM_PLAYERS))
     counts = tuple(tuple(int(fn[q](handle, k)) for k in range(KINDS[q])) for q in COUNTED)
-    hand = tuple(_card(fn, fn["handCard"](handle, i)) for i in range(int(fn["handCardCount"](handle))))
+    hand = tuple(game.card(fn["handCard"](handle, i)) for i in range(int(fn["handCardCount"](handle))))
     history = []
     for turn in range(int(fn["numTurns"](handle))):
         moves = []
         for m in range(int(fn["turnMoves"](handle, turn))):
             move = fn["pastMove"](handle, turn, m)
-            moves.append((int(move.action), int(move.nextColor), _card(fn, move.card)))
+            moves.append((int(move.action), int(move.nextColor), game.card(move.card)))
         history.append(tuple(moves))
-    return ints, seats, counts, hand, _card(fn, fn["topDiscard"](handle)), tuple(history)
+    return ints, seats, counts, hand, game.card(fn["topDiscard"](handle)), tuple(history)
+
+
+# A card's notation for a PLAY_CARD (NULL for none), 0 draw, 2 uno, 3 duo, 4 trio, 5 end; "<action n>" for others.
+WORDS = Words(play_card=int(Action.PLAY_CARD), of_action={int(action): word for action, word in WORD_OF.items()},
+              unknown="<action {action}>", null_card="NULL")
+DECIDER = Decider(player_api(INCLUDE_DIR), JOB, snapshot, WORDS)
+
+
+def warm_up() -> None:
+    loader.warm_up(DECIDER.api, native_observer=False)
 
 
 def run(request: dict[str, Any], results: Any) -> None:
-    send = results.send
-    lib = open_library(lambda: CLibrary(request["lib"], PLAYER_API), send, "error")
-    if lib is None:
-        return
-    deck = request["deck"]
-    game = lib.new_game([c[0] for c in deck], [c[1] for c in deck], [c[2] for c in deck])
-    if game is None:
-        send({"t": "error", "what": "null_game", "detail": "the model's newGame returned NULL"})
-        return
-    for token in request["moves"]:
-        move = resolve(game, MoveSpec.parse(token), len(deck) + 1, JOB)
-        if move is None:
-            send({"t": "error", "what": "replay", "detail": f"the model could not replay {token}"})
-            return
-        game.play_move(move)
-    fn, handle = lib.functions, game._handle
-    hand = {_card(fn, fn["handCard"](handle, i)) for i in range(int(fn["handCardCount"](handle)))}
-    before = snapshot(fn, handle)
-    fn["fcd_deciding"](1)
-    chosen, cpu = timed_decision(lambda: fn["decideMove"](handle), request, send)
-    fn["fcd_deciding"](0)
-    after = snapshot(fn, handle)
-    action = int(chosen.action)
-    card = _card(fn, chosen.card) if action == Action.PLAY_CARD else None
-    words = WORD_OF_ACTION.get(action, f"<action {action}>")
-    if action == Action.PLAY_CARD:
-        words = "NULL" if card is None else card_label(card[1:])  # <v,c,s> for values no card has
-        if card is not None and card[1] == 0xD:
-            words += "/" + (COLOR_LETTERS[int(chosen.nextColor)] if 0 <= int(chosen.nextColor) < 5 else "?")
-    send({"t": "decided", "move": words, "action": action, "in_hand": card in hand if card is not None else None,
-          "refused": int(fn["fcd_refusals"]()), "refused_what": int(fn["fcd_refused_what"]()),
-          "changed": before != after, "cpu": cpu})
+    decide(request, results, DECIDER)
