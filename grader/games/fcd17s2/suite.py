@@ -1,4 +1,4 @@
-"""What a Final Card-Down (2017) student's ``testGame.c`` is run against (``grader.games.fcd.suite``): the 2017
+"""What a Final Card-Down (2017) student's ``testGame.c`` is run against (``grader.core.suite.tables``): the 2017
 model, the accepted readings and the mutants bundled in ``fixtures/fcd17s2/submissions`` (its tables
 ``mutants.py`` and ``readings.py``, the one place of each one's name, rules and words; each is written to its
 folder by ``make_mutants.py``/``make_readings.py``).  The tables take their ``Mutant`` dataclass from the 2018
@@ -10,8 +10,8 @@ import functools
 from pathlib import Path
 from typing import Any
 
+from grader.core.suite import tables
 from grader.core.suite.targets import Targets
-from grader.games.fcd import suite
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 SUBMISSIONS = FIXTURES / "fcd17s2" / "submissions"
@@ -20,9 +20,9 @@ GENERATOR = FIXTURES / "submissions" / "variants.py"  # the 2018 generator, whos
 
 def variant_lists(root: Path = SUBMISSIONS, generator: Path = GENERATOR) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """(mutants, readings) as ``root``'s ``mutants.py`` and ``readings.py`` list them."""
-    return suite.variant_lists(generator, root / "mutants.py", root / "readings.py", "fcd17s2")
+    return tables.variant_lists(generator, root / "mutants.py", root / "readings.py", "fcd17s2")
 
 
 @functools.cache
 def suite_targets(root: Path = SUBMISSIONS) -> Targets:
-    return suite.targets(root, *variant_lists(root))
+    return tables.targets(root, "testGame.c", *variant_lists(root))

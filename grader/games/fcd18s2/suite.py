@@ -1,4 +1,4 @@
-"""What a Final Card-Down (2018) student's ``testGame.c`` is run against (``grader.games.fcd.suite``): the model,
+"""What a Final Card-Down (2018) student's ``testGame.c`` is run against (``grader.core.suite.tables``): the model,
 the accepted readings and the mutants bundled in ``fixtures/submissions`` (made from the model by ``variants.py``,
 the one place of each one's name, rules and words: read from ``mutants.py`` beside it)."""
 
@@ -8,17 +8,17 @@ import functools
 from pathlib import Path
 from typing import Any
 
+from grader.core.suite import tables
 from grader.core.suite.targets import Targets
-from grader.games.fcd import suite
 
 SUBMISSIONS = Path(__file__).resolve().parents[3] / "fixtures" / "submissions"
 
 
 def variant_lists(root: Path = SUBMISSIONS) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """(mutants, readings) as ``mutants.py`` lists them (it imports ``variants``, lent to it for the import)."""
-    return suite.variant_lists(root / "variants.py", root / "mutants.py", root / "mutants.py", "fcd")
+    return tables.variant_lists(root / "variants.py", root / "mutants.py", root / "mutants.py", "fcd")
 
 
 @functools.cache
 def suite_targets(root: Path = SUBMISSIONS) -> Targets:
-    return suite.targets(root, *variant_lists(root))
+    return tables.targets(root, "testGame.c", *variant_lists(root))

@@ -1,8 +1,8 @@
-"""What a Final Card-Down student's ``testGame.c`` is run against, for either edition (its ``suite`` names its
-fixtures): the model, the accepted readings and the mutants, as the edition's fixture tables list them.
+"""A game's ``Targets`` from its fixture tables: the model, the accepted readings and the mutants as the game's
+``mutants.py`` / ``readings.py`` list them (every game's suite: Final Card-Down's editions, Palace).
 
 The tables take their ``Mutant`` dataclass from the 2018 generator (``fixtures/submissions/variants.py``) by
-importing ``variants`` (2017's put the generator's folder on ``sys.path`` first): here the generator is lent to
+importing ``variants`` (some put the generator's folder on ``sys.path`` first): here the generator is lent to
 them under that name for the import, and ``sys.path`` and ``sys.modules`` are left as they were.  A mutant only
 the memory stage can see (a leak, a copied card) is left out: no test program can fail on it.
 """
@@ -18,8 +18,7 @@ from typing import Any
 
 from grader.core.suite.targets import MODEL, MUTANT, READING, Target, Targets
 
-TEST_FILE = "testGame.c"
-# The tables are imported with "variants" lent to sys.modules, which every edition shares: one thread at a time.
+# The tables are imported with "variants" lent to sys.modules, which every game shares: one thread at a time.
 _LOADING = threading.Lock()
 
 
@@ -33,15 +32,15 @@ def _module(name: str, path: Path) -> ModuleType:
 
 
 def variant_lists(generator: Path, mutants: Path, readings: Path,
-                  edition: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+                  game: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """(mutants, readings): the ``MUTANTS`` of the ``mutants`` table and the ``READINGS`` of the ``readings`` one
-    (the same file for 2018), each imported as ``<edition>_fixture_<its name>``."""
+    (the same file for 2018), each imported as ``<game>_fixture_<its name>``."""
     with _LOADING:
         variants = _module("fcd_fixture_variants", generator)
         saved_path, saved_variants = list(sys.path), sys.modules.get("variants")
         sys.modules["variants"] = variants
         try:
-            tables = {path: _module(f"{edition}_fixture_{path.stem}", path)
+            tables = {path: _module(f"{game}_fixture_{path.stem}", path)
                       for path in dict.fromkeys((mutants, readings))}
         finally:
             sys.path[:] = saved_path  # (a table may put the generator's folder first on the path)
@@ -52,11 +51,11 @@ def variant_lists(generator: Path, mutants: Path, readings: Path,
     return tuple(tables[mutants].MUTANTS), tuple(tables[readings].READINGS)
 
 
-def targets(root: Path, mutants: tuple[Any, ...], readings: tuple[Any, ...]) -> Targets:
-    """The suite's targets: ``root``'s model, and its folders of the ``readings`` and of the ``mutants`` a test
-    program can fail on."""
+def targets(root: Path, test_file: str, mutants: tuple[Any, ...], readings: tuple[Any, ...]) -> Targets:
+    """The targets of a ``test_file``: ``root``'s model, and its folders of the ``readings`` and of the ``mutants`` a
+    test program can fail on."""
     return Targets(
-        test_file=TEST_FILE,
+        test_file=test_file,
         model=Target("model", MODEL, root / "model", (), "the course's model"),
         readings=tuple(Target(r.name, READING, root / "readings" / r.name, tuple(r.rules), r.says) for r in readings),
         mutants=tuple(Target(m.name, MUTANT, root / "mutants" / m.name, tuple(m.rules), m.says)
