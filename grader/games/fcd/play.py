@@ -8,12 +8,18 @@ C observer of the edition (2018's ``c_observer``), the whole game in one call an
 one frame of packed steps, when the request names it; or through the Python
 ``Observer``, every step a frame.  Either way the call in progress is written
 before every call into student code, so a crash or hang can be pinned on it.
-Nothing here sees an expected result.
+A request may also carry a batch of games (``play_batch``: several games in one child,
+``grader.core.batched_games``), each played through the C observer and answered with a
+digest of its packed steps.  Nothing here sees an expected result.
 """
 
 from __future__ import annotations
 
 import base64
+import ctypes
+import hashlib
+import resource
+import signal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Required, TypedDict
 
@@ -27,19 +33,40 @@ from grader.games.fcd.packed import OUTCOMES
 if TYPE_CHECKING:
     from grader.games.fcd.edition import WrittenMove
 
-__all__ = ["Job", "play_game", "resolve", "refused", "move_ints"]
+__all__ = ["Job", "play_request", "play_game", "play_batch", "resolve", "refused", "move_ints"]
+
+_libc = ctypes.CDLL(None)
+
+
+class BatchedGame(TypedDict):
+    """One game of a batch, in the C observer's terms: nothing to parse in the child."""
+
+    deck: list[list[int]]  # the cards' (value, colour, suit), index 0 on top
+    codes: list[list[int]]  # action, value, colour, suit, declared colour, per move
+    depths: list[list[int]]  # per step, how deep to read the draw and discard piles
+
+
+class EachGame(TypedDict):
+    """The limits of one game of a batch (the request's own cover the whole batch)."""
+
+    cpu: int
+    wall: float
 
 
 class Request(TypedDict, total=False):
-    """A game as the grader asks for it (``session.play``: JSON), with the library the worker adds."""
+    """A game (``session.play``), or a batch of games (``session.FcdSession.play_batch``), as the grader asks
+    for it (JSON), with the library the worker adds: a game has a deck, moves and depths; a batch, games."""
 
     lib: Required[str]  # the student's library, as the sandbox sees it
-    deck: Required[list[list[int]]]  # the cards' (value, colour, suit), index 0 on top
-    moves: Required[list[str]]  # in the edition's notation
-    depths: Required[list[list[int]]]  # per step, how deep to read the draw and discard piles
+    deck: list[list[int]]  # the cards' (value, colour, suit), index 0 on top
+    moves: list[str]  # in the edition's notation
+    depths: list[list[int]]  # per step, how deep to read the draw and discard piles
     skip: list[str]  # probes to leave out
     destroy: bool  # call destroyGame at the end
     observer: str  # the C observer's path: play the whole game through it
+    batch: list[BatchedGame]  # several games, one after the other in this child (``play_batch``)
+    each: EachGame  # a batch's limits per game
+    data_of: int  # the game of the batch whose packed steps are sent whole, besides their digest (-1: none)
 
 
 class Results(Protocol):
@@ -98,6 +125,14 @@ def refused(obs: Obs, spec: WrittenMove) -> bool:
     return answer is False
 
 
+def play_request(request: Request, results: Results, job: Job) -> None:
+    """The job of one child: a batch of games (``play_batch``) or one game (``play_game``)."""
+    if "batch" in request:
+        play_batch(request, results, job)
+    else:
+        play_game(request, results, job)
+
+
 def play_game(request: Request, results: Results, job: Job) -> None:
     """Play one game on the student library; every step is a frame sent to ``results``.
 
@@ -146,8 +181,46 @@ def play_game(request: Request, results: Results, job: Job) -> None:
     send({"t": Event.DONE.value})
 
 
+def play_batch(request: Request, results: Results, job: Job) -> None:
+    """Play a batch's games one after the other on one load of the library, each from its own newGame,
+    through the C observer; after each, one frame: how it ended, where, and the SHA-256 of its packed
+    steps (the grader compares it with the reference's: ``grader.games.fcd.session``).
+
+    Each game gets its own limits: the CPU limit is moved on before each game to what it has used so
+    far plus the game's own, and a timer is set to the game's wall limit, so a game that would be cut
+    alone is cut here too (its batch stops there, and the grader plays it alone).  Standard output is
+    flushed after each game, as a child of its own flushes at its end, before the game's frame is sent:
+    a game whose flush crashes is not reported done.  A library the C observer cannot play (it lacks an
+    API function) sends an error frame instead: its games are all played alone.
+    """
+    lib = open_library(lambda: CLibrary(request["lib"], job.api), results.send, Event.ERROR.value)
+    if lib is None:
+        return
+    observer = request.get("observer", "")
+    if not job.native or not observer:
+        results.send({"t": Event.ERROR.value, "what": "batch", "detail": "no C observer to play a batch with"})
+        return
+    each, data_of, destroy = request["each"], request.get("data_of", -1), request.get("destroy", True)
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    for i, game in enumerate(request["batch"]):
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        soft = int(used.ru_utime + used.ru_stime + int(each["cpu"]))  # (rounded down: never more than alone)
+        resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
+        signal.setitimer(signal.ITIMER_REAL, float(each["wall"]))
+        outcome, stopped, data = lib.play_packed(observer, game["deck"], game["codes"], game["depths"],
+                                                 results.call_slot(), PACKED_CAPACITY, destroy)
+        _libc.fflush(None)
+        signal.setitimer(signal.ITIMER_REAL, 0.0)
+        frame: dict[str, object] = {"t": Event.PACKED.value, "game": i, "outcome": OUTCOMES[outcome], "at": stopped,
+                                    "digest": hashlib.sha256(data).hexdigest()}
+        if i == data_of:
+            frame["data"] = base64.b64encode(data).decode("ascii")
+        results.send(frame)
+
+
 def move_ints(spec: WrittenMove) -> tuple[int, int, int, int, int]:
-    """A move for the C observer: action, the card's value, colour and suit, the colour declared."""
+    """A move for the C observer: action, the card's value, colour and suit, the colour declared (a request
+    that names its moves by their notation; a batch's come in this form, ``reference_trace.move_codes``)."""
     v, c, s = spec.card_key if spec.card_key is not None else (-1, -1, -1)
     return int(spec.action), v, c, s, int(spec.next_color or 0)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, Sequence, cast
@@ -14,7 +16,7 @@ from typing import Any, Protocol, Sequence, cast
 from grader.core.cache import cached, key_of, source_version
 from grader.games.fcd.edition import Edition, G, WrittenMove
 from grader.games.fcd.observe import Obs
-from grader.games.fcd.packed import pack_trace
+from grader.games.fcd.packed import pack_step, pack_trace
 from reference import Deck
 from reference.rulings import Leniency
 
@@ -108,22 +110,76 @@ def decode_trace(data: list[list[Any]]) -> list[Step]:  # the JSON ``encode_trac
 
 @dataclass(frozen=True, slots=True)
 class PackedTrace:
-    """A reference trace in the C observer's packed form, with the depths the worker reads the piles to."""
+    """A game as the C observer plays it -- the deck, the moves in its form (``move_codes``), the depths the
+    piles are read to -- and the reference's observations in its packed form, with their SHA-256 (what a
+    batch's child sends back for a game: ``grader.games.fcd.play.play_batch``)."""
 
+    cards: list[list[int]]
+    codes: list[list[int]]
     depths: tuple[tuple[int, int], ...]
     data: bytes
+    digest: str
+
+    @classmethod
+    def of(cls, deck: Deck, moves: Sequence[WrittenMove], depths: tuple[tuple[int, int], ...],
+           data: bytes) -> PackedTrace:
+        return cls([list(k) for k in deck.keys], [move_codes(m) for m in moves], depths, data,
+                   hashlib.sha256(data).hexdigest())
+
+
+def move_codes(spec: WrittenMove) -> list[int]:
+    """A move for the C observer: action, the card's value, colour and suit, the colour declared (0: none)."""
+    v, c, s = spec.card_key if spec.card_key is not None else (-1, -1, -1)
+    return [int(spec.action), v, c, s, int(spec.next_color or 0)]
+
+
+# The same game objects come back for every submission a process grades (the random games are cached as
+# values), and a game's cache key hashes its whole text: a fifth of a millisecond for a long game, as much
+# as the game's native run.  So a game's packed trace is also remembered by the identity of its deck and
+# moves when both are immutable (held here, so that identity cannot pass to other objects).
+_BY_IDENTITY: dict[tuple[int, int], tuple[Deck, Sequence[WrittenMove], PackedTrace]] = {}
+_BY_IDENTITY_ENTRIES = 4096
 
 
 def cached_packed_trace(deck: Deck, moves: Sequence[WrittenMove], edition: Edition[G]) -> PackedTrace:
     """The packed form of the reference's observations (they do not depend on what is strict)."""
+    seen = _BY_IDENTITY.get((id(deck), id(moves)))
+    if seen is not None and seen[0] is deck and seen[1] is moves:
+        return seen[2]
+
     def compute() -> PackedTrace:
         steps = cached_reference_trace(deck, moves, frozenset(), edition)
-        return PackedTrace(tuple(s.depths for s in steps), pack_trace((s.obs for s in steps), edition.table))
+        return PackedTrace.of(deck, moves, tuple(s.depths for s in steps),
+                              pack_trace((s.obs for s in steps), edition.table))
 
     key = key_of(trace_version(edition), str(deck), [str(m) for m in moves])
-    return cached("packed", key, compute,
-                  lambda t: {"depths": [list(d) for d in t.depths], "data": base64.b64encode(t.data).decode()},
-                  lambda d: PackedTrace(tuple((a, b) for a, b in d["depths"]), base64.b64decode(d["data"])))
+    packed = cached("packed", key, compute,
+                    lambda t: {"depths": [list(d) for d in t.depths], "data": base64.b64encode(t.data).decode()},
+                    lambda d: PackedTrace.of(deck, moves, tuple((a, b) for a, b in d["depths"]),
+                                             base64.b64decode(d["data"])))
+    if isinstance(moves, tuple):  # (a Deck is frozen)
+        if len(_BY_IDENTITY) >= _BY_IDENTITY_ENTRIES:
+            _BY_IDENTITY.clear()
+        _BY_IDENTITY[(id(deck), id(moves))] = (deck, moves, packed)
+    return packed
+
+
+def first_difference(deck: Deck, moves: Sequence[WrittenMove], data: bytes, edition: Edition[G]) -> tuple[int, str]:
+    """Where packed steps first differ from the reference's: (the step, the observation), read along the
+    reference's own layout, which the two share up to there; (steps, "") when they only end early."""
+    steps = cached_reference_trace(deck, moves, frozenset(), edition)
+    got = array("i")
+    got.frombytes(data[:len(data) - len(data) % 4])
+    at = 0
+    for i, step in enumerate(steps):
+        for name in edition.table.order:
+            if name not in step.obs:
+                continue
+            want = pack_step({name: step.obs[name]}, edition.table)
+            if got[at:at + len(want)].tolist() != want:
+                return i, name
+            at += len(want)
+    return len(steps), ""
 
 
 def eager_recycling_trace(deck: Deck, moves: Sequence[WrittenMove], lazy: list[Step],

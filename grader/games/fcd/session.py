@@ -4,24 +4,28 @@
 with the game's part: ``run_scenario`` / ``run_game`` play one game on the
 reference (here, in the trusted process) and on the submission (in the
 worker, by ``grader.games.fcd.play``), and turn what came back into a
-``TestResult``.
+``TestResult``.  ``play_batch`` plays several games in one child through the C
+observer, to prove the ones that agree at every step (``grader.core.batched_games``:
+the random games); any other game is judged by ``run_game``.
 """
 
 from __future__ import annotations
 
 import base64
+import signal as signals
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Mapping, Self, Sequence
 
+from grader.core.batched_games import BATCH_GAMES, Shown
 from grader.core.build import BuildResult
 from grader.core.classify import classify
 from grader.core.gamespec import GameSpec
 from grader.core.limits import LimitChanges, Limits
 from grader.core.replay import call_in_progress
 from grader.core.results import TestResult, Verdict
-from grader.core.run_report import RunReport
+from grader.core.run_report import Enforced, RunReport
 from grader.core.sandbox import library_path_inside
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
@@ -37,6 +41,7 @@ from grader.games.fcd.reference_trace import (
     cached_eager_recycling_trace,
     cached_packed_trace,
     cached_reference_trace,
+    first_difference,
 )
 from grader.games.fcd.scenarios import Scenario
 from reference import Deck
@@ -95,6 +100,30 @@ def _by_evidence(base: TestResult, cmp: Comparison) -> TestResult:
                     + "\n  ".join(cmp.not_shown or ["nothing it judges happened in your game"]))
     return base
 EQUAL, DIFFERENT, HUNG = "equal", "different", "hung"  # what the C observer's run of a game showed
+# A batch is cut when this long passes without a move (a correct move takes milliseconds): a hang in a
+# batch is played again alone, where it is judged, so here it only has to cost little.
+BATCH_STALL = 1.0
+TIMED_SIGNALS = frozenset({signals.SIGALRM})  # a batch's game cut at its own wall limit (``play.play_batch``)
+
+
+def batch_limits(limits: Limits) -> Limits:
+    """A batch's limits: each game's CPU and wall time for every game a batch may hold (the same for every
+    batch, so the worker's child forked ahead fits the next batch), and a stall limit.  Inside, each game
+    is held to its own (``play.play_batch``); output, memory and processes are the batch's as a game's."""
+    return limits.with_(cpu=limits.cpu * BATCH_GAMES, wall=limits.wall * BATCH_GAMES,
+                        stall=min(limits.stall, BATCH_STALL) if limits.stall else BATCH_STALL)
+
+
+@dataclass(frozen=True)
+class BatchRun:
+    """What a batch showed: per game, in order; the packed steps the request asked for (``data_of``); and
+    why the child stopped before its last game, in a student's words ("" if it did not)."""
+
+    shown: list[Shown]
+    data: bytes | None = None
+    outcome: str = ""  # how the game ``data_of`` ended (``packed.OUTCOMES``), "" if it sent nothing
+    at: int = 0  # the move it stopped at
+    stopped: str = ""
 
 
 def play(client: WorkerClient, deck: list[list[int]], moves: list[str], *, depths: Sequence[tuple[int, int]],
@@ -143,6 +172,9 @@ class FcdSession(SubmissionSession, Generic[G]):
         # The last game crashed, hung or ran out of memory: the next goes straight to the full run (a native
         # run would most likely meet the same trouble and be repeated: trouble is paid once).
         self.troubled_last = False
+        # What the last game's native run showed (EQUAL, DIFFERENT, HUNG; "": it had none): a game played
+        # alone after a batch is noted when it was EQUAL here but not in the batch (``batched_games``).
+        self.last_native = ""
         install = self.edition.native_observer
         self.observer = (library_path_inside(install(self.build.library.parent))
                          if install is not None and self.client is not None and self.build.library is not None
@@ -169,6 +201,7 @@ class FcdSession(SubmissionSession, Generic[G]):
         edition, by_name = self.edition, self.edition.table.by_name
         focus = focus or everything(edition.table).without(masked)
         self.last_game = PlayedGame(started=False, ran=False)
+        self.last_native = ""
         ref_deck, deck, rearranged_note = deck, *self._deck_for(deck, focus)
         group = test_id.split("/")[0]
         base = TestResult(test_id, group, tuple(rules), 1.0, Verdict.NOT_RUN, kind=kind,
@@ -298,6 +331,94 @@ class FcdSession(SubmissionSession, Generic[G]):
         return PlayedGame(started=started, ran=started and cmp.passed, failed=tuple(failed), shares=shares,
                           shown=shown)
 
+    # ---- several games in one child (``grader.core.batched_games``) ------------------------------------
+
+    def native_ready(self, deck: Deck, masked: frozenset[str] = frozenset()) -> bool:
+        """Would ``run_game`` judge this game, with ``masked`` (a random game's), from one native run now?
+        Only then may a batch's native run stand for it: the C observer is there, no probe is left out,
+        the last game was not in trouble, and the deck is played as given."""
+        if not self.observer or self.client is None or self.troubled_last:
+            return False
+        focus = everything(self.edition.table).without(masked)
+        if any(not _owns(focus, p) for p in self.bad_probes):
+            return False
+        return self._deck_for(deck, focus)[0] is deck
+
+    def play_batch(self, games: Sequence[tuple[Deck, Sequence[WrittenMove]]], data_of: int = -1) -> BatchRun:
+        """The games one after the other in one fresh child, through the C observer (``play.play_batch``):
+        EQUAL for a game that sent the digest of the reference's packed steps, played to its end; the game
+        the child stopped in HUNG (cut for time) or CRASHED; NOT_RUN for the games after it, and for every
+        game when what the child sent cannot be read game by game (its output over the limit, its results
+        corrupted, its library not loaded whole)."""
+        packed = [cached_packed_trace(deck, moves, self.edition) for deck, moves in games]
+        client, limits = self.client, self.limits
+        if client is None or not self.observer:
+            return BatchRun([Shown.NOT_RUN] * len(games))
+        request = {"batch": [{"deck": p.cards, "codes": p.codes, "depths": p.depths} for p in packed],
+                   "observer": self.observer, "destroy": True, "data_of": data_of,
+                   "each": {"cpu": limits.cpu, "wall": limits.wall}}
+        try:
+            report = client.run(request, batch_limits(limits), len(games) + 2)
+        except WorkerLost:
+            return BatchRun([Shown.NOT_RUN] * len(games))
+        if report.enforced in (Enforced.OUTPUT, Enforced.PROTOCOL) or report.error is not None:
+            return BatchRun([Shown.NOT_RUN] * len(games))
+        frames = report.tagged(Event.PACKED.value)
+        shown: list[Shown] = []
+        data, outcome, at = None, "", 0
+        for i, (want, frame) in enumerate(zip(packed, frames)):
+            if frame.get("game") != i:
+                break
+            done = frame.get("outcome") == "done" and frame.get("at") == len(want.codes)
+            shown.append(Shown.EQUAL if done and frame.get("digest") == want.digest else Shown.DIFFERED)
+            if i == data_of:
+                data, outcome = _decoded(frame.get("data")), str(frame.get("outcome"))
+                at = frame["at"] if isinstance(frame.get("at"), int) else 0
+        stopped = ""
+        if len(shown) < len(games):
+            trouble = classify(report, over=True)
+            timed = (trouble is not None and trouble[0] is Verdict.TIMED_OUT) or report.signal in TIMED_SIGNALS
+            shown.append(Shown.HUNG if timed else Shown.CRASHED)
+            stopped = trouble[1] if trouble is not None else "Your code ended the program in the middle of a game."
+        return BatchRun(shown + [Shown.NOT_RUN] * (len(games) - len(shown)), data, outcome, at, stopped)
+
+    @property
+    def proven_natively(self) -> bool:
+        """Did the last game's own native run prove it equal to the reference (as a batch proves a game)?"""
+        return self.last_native == EQUAL
+
+    def passed_in_batch(self, test_id: str, kind: str = "random") -> TestResult:
+        """The result of a game a batch proved equal to the reference, as ``run_game`` gives a game its
+        native run proved so (PASSED, and it ran to its end); it names the game by ``test_id`` only."""
+        self.last_game = PlayedGame(started=True, ran=True)
+        self.last_native = EQUAL
+        return TestResult(test_id, test_id.split("/")[0], (), 1.0, Verdict.PASSED, kind=kind, earned=1.0)
+
+    def what_differed(self, batch: Sequence[tuple[Deck, Sequence[WrittenMove]]], shown: Shown) -> tuple[str, str]:
+        """What the last game of ``batch`` did when played after the others in one process (``shown``), in a
+        student's words, and the observation it first differed in ("" if none): the batch is played again,
+        asking for that game's packed steps, for the details."""
+        deck, moves = batch[-1]
+        run = self.play_batch(batch, data_of=len(batch) - 1)
+        last = run.shown[-1]
+        if last in (Shown.CRASHED, Shown.HUNG):
+            return f"stopped there: {run.stopped.rstrip('.')}", ""
+        if last is not Shown.DIFFERED or run.data is None:  # not the same again: what the batch showed
+            return ("stopped there" if shown is Shown.CRASHED else "did not agree with the reference"), ""
+        move = f"move {run.at + 1} ({moves[run.at]})" if 0 <= run.at < len(moves) else "a move"
+        if run.outcome == "refused":
+            return f"refused {move} in its own isValidMove(), where the reference allows it", "validity"
+        if run.outcome == "no_card":
+            return f"had not the card of {move} in the current hand", ""
+        if run.outcome == "null_game":
+            return "got NULL from newGame()", ""
+        step, name = first_difference(deck, moves, run.data, self.edition)
+        if not name:
+            return "did not agree with the reference", ""
+        o = self.edition.table.by_name[name]
+        where = "right after newGame()" if step == 0 else f"after move {step} ({moves[step - 1]})"
+        return f"differed from the reference {where} in {o.call} ({o.meaning_words})", name
+
     def _deck_for(self, deck: Deck, focus: Focus) -> tuple[Deck, list[str]]:
         """The deck the submission plays: the test's own, or -- when the submission deals another way than
         the rules and this test does not judge the deal -- that deck rearranged so the submission's deal
@@ -364,13 +485,15 @@ class FcdSession(SubmissionSession, Generic[G]):
                    limits=self.limits, observer=self.observer)
         trouble = judge_run(run)
         if trouble is not None:
-            return HUNG if trouble[0] is Verdict.TIMED_OUT else DIFFERENT
+            self.last_native = HUNG if trouble[0] is Verdict.TIMED_OUT else DIFFERENT
+            return self.last_native
         frame = run.events[-1] if run.events else {}
         equal = (frame.get("t") == Event.PACKED.value and frame.get("outcome") == "done"
                  and frame.get("at") == len(moves) and _decoded(frame.get("data")) == packed.data)
         if equal:
             base.stdout, base.stderr = run.report.stdout[:65536], run.report.stderr[:65536]
-        return EQUAL if equal else DIFFERENT
+        self.last_native = EQUAL if equal else DIFFERENT
+        return self.last_native
 
     def _owner_of(self, probe: str, step: int) -> str:
         if probe == DESTROY:

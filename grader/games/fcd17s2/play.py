@@ -4,7 +4,7 @@ interface, observer, notation and moves.  There is no C observer for 2017: every
 from __future__ import annotations
 
 from grader.games.fcd import loader
-from grader.games.fcd.play import Job, Request, Results, play_game
+from grader.games.fcd.play import Job, Request, Results, play_request
 from grader.games.fcd17s2.interface import API
 from grader.games.fcd17s2.observe import CALL_IDS, Observer
 from reference.fcd17s2 import MoveSpec, PlayerMove
@@ -17,4 +17,4 @@ def warm_up() -> None:
 
 
 def run(request: Request, results: Results) -> None:
-    play_game(request, results, JOB)
+    play_request(request, results, JOB)

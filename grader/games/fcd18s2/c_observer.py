@@ -261,6 +261,11 @@ EXPORT int @ENTRY@(void *const *api, int32_t deck_n, const int32_t *deck, int32_
                     const int32_t *depths, int32_t *call_slot, int32_t *packed, int64_t packed_cap,
                     int64_t *packed_len, int32_t *stopped, int destroy) {
 @SET_POINTERS@
+    /* Each game starts from nothing, even with the observer kept loaded (several games to a child): a card's
+     * identity is numbered from the first one this game meets. */
+    free(id_keys); free(id_vals); id_keys = NULL; id_vals = NULL; id_cap = id_n = 0;
+    free(hand); free(hand_ptr); free(play); hand = NULL; hand_ptr = NULL; play = NULL;
+    for (int p = 0; p < 4; p++) { free(hands[p]); hands[p] = NULL; }
     slot = call_slot; step_no = 0; out = packed; out_len = 0; out_cap = packed_cap; overflow = 0;
     *stopped = 0; *packed_len = 0;
     cap = deck_n + 1 < @HAND_CAP@ ? deck_n + 1 : @HAND_CAP@;

@@ -4,7 +4,7 @@ interface, observer, notation and moves, and its C observer (``c_observer``)."""
 from __future__ import annotations
 
 from grader.games.fcd import loader
-from grader.games.fcd.play import Job, Request, Results, play_game
+from grader.games.fcd.play import Job, Request, Results, play_request
 from grader.games.fcd18s2.interface import API
 from grader.games.fcd18s2.observe import CALL_IDS, Observer
 from reference.moves import MoveSpec, PlayerMove
@@ -17,5 +17,5 @@ def warm_up() -> None:
 
 
 def run(request: Request, results: Results) -> None:
-    """Play one 2018 game on the student library (``play_game``)."""
-    play_game(request, results, JOB)
+    """Play one 2018 game, or a batch of them, on the student library (``play_request``)."""
+    play_request(request, results, JOB)
