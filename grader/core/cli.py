@@ -3,6 +3,8 @@
     fcd-grade SUBMISSION [--out DIR]           one submission (a folder or an archive); reports in DIR
     fcd-grade batch ROOT --out OUT [--jobs N]  every submission under ROOT (folders, .zip or .tar files)
         [--local-cluster | --scheduler tcp://HOST:8786]   ... on Dask: this machine, or a cluster
+        [--similarity]                          ... and the similarity check of the class, for staff
+    fcd-grade similarity ROOT [--out DIR]      the similarity check alone (similar submissions, for staff)
     fcd-grade worker tcp://HOST:8786           check this machine, then start its Dask workers
     fcd-grade config check FILE | config show  check a marking configuration; show the one in effect
     fcd-grade gradescope-bundle OUT.zip [--config FILE]   the Gradescope autograder zip
@@ -74,6 +76,9 @@ def _batch_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-tests", action="store_true", help="do not grade the students' own tests (testGame.c)")
     p.add_argument("--no-players", action="store_true", help="do not grade the students' players (player.c)")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds one submission may take in all")
+    p.add_argument("--similarity", action="store_true",
+                   help="also check the class for similar submissions (for staff: OUT/similarity.csv and a section "
+                        "of the dashboard; see fcd-grade similarity --help)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="grade on an existing Dask cluster (tcp://HOST:8786); its workers need gcc, bubblewrap "
@@ -157,6 +162,7 @@ def print_players(players: PlayersResult, out: Path | None) -> None:
 SUBCOMMANDS = {
     "config": "grader.core.config_cli",  # fcd-grade config check FILE | config show [--config FILE]
     "gradescope-bundle": "grader.core.report.gradescope_bundle",  # fcd-grade gradescope-bundle OUT.zip
+    "similarity": "grader.core.similarity.cli",  # fcd-grade similarity ROOT [--out DIR]
 }
 
 

@@ -117,9 +117,14 @@ def _schema(groups: tuple[str, ...], rulings: tuple[str, ...], mutants: tuple[st
     players = section("players", call_cpu_seconds=(count, required), call_wall_seconds=(seconds, required),
                       call_output_kb=(count, required), max_moves=(count, required), rounds=(count, required),
                       other_hands=(Literal["allowed", "forbidden"], required), marks=(player_marks | None, None))
+    share = Annotated[float, Field(ge=0, le=1)]
+    similarity = section("similarity", threshold=(share, required), noise_threshold=(count, required),
+                         guarantee_threshold=(count, required), boilerplate=(list[str], []),
+                         pages=(Annotated[int, Field(ge=0)], required))
     return section("marking", marks=(marks, required), random_games=(random_games, required),
                    visibility=(visibility, required), limits=(limits, required), rulings=(rulings_, required),
-                   testing=(testing | None, None), players=(players | None, None))
+                   testing=(testing | None, None), players=(players | None, None),
+                   similarity=(similarity | None, None))
 
 
 def _one_of(names: tuple[str, ...]) -> object:
@@ -233,6 +238,8 @@ def _problem(err: ErrorDetails, root: type[BaseModel], game: str, groups: tuple[
     if kind in ("greater_than", "greater_than_equal"):
         bound = f"more than {ctx['gt']:g}" if kind == "greater_than" else f"at least {ctx['ge']:g}"
         return f"{_dotted(loc)} must be {bound}, got {_got(value)}"
+    if kind == "less_than_equal":  # [similarity] threshold: a share
+        return f"{_dotted(loc)} must be at most {ctx['le']:g}, got {_got(value)}"
     return f"{_dotted(loc)}: {err['msg']}"
 
 
@@ -277,6 +284,10 @@ def _validate(raw: Table, game: GameSpec, source: str) -> None:
         if len(problems) == 1:
             raise ConfigError(f"{source}: {problems[0]}") from None
         raise ConfigError(f"{source}: {len(problems)} problems:\n  " + "\n  ".join(problems)) from None
+    similarity = raw.get("similarity")
+    if isinstance(similarity, dict) and similarity["guarantee_threshold"] < similarity["noise_threshold"]:
+        raise ConfigError(f"{source}: similarity.guarantee_threshold must be at least noise_threshold "
+                          f"({similarity['noise_threshold']}), got {similarity['guarantee_threshold']}")
 
 
 # ---- the configuration -----------------------------------------------------------------------------------

@@ -16,6 +16,10 @@
    the error; only a grading that could not finish at all is not stored.
 4. The class CSV, the kill matrix, the JUnit file and the dashboard are written
    from the results of every submission.
+5. With ``--similarity``, the similarity check of the class (``grader.core.similarity``)
+   runs in a thread of this process, started once the class is found and joined
+   before the dashboard, which shows its pairs (for staff; no student's report
+   does); its settings are not part of the marking hash (they change no mark).
 
 Exit 0: everyone passed; 1: someone lost marks; 2: some submission could not be
 graded (a fault of the grader or of a machine: run the same command again).
@@ -34,7 +38,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from grader.core.batch.executors import DaskCluster, LocalProcesses
 from grader.core.batch.progress import BatchProgress
@@ -49,6 +53,9 @@ from grader.core.report.write import write_reports
 from grader.core.results import SubmissionResult, result_from_json
 from grader.core.submission import ARCHIVES, HandedIn, is_submission
 from grader.games import get as get_game
+
+if TYPE_CHECKING:
+    from grader.core.similarity.run import Beside
 
 Unreadable = Callable[[str, str], SubmissionResult]  # (name, why) -> its result
 
@@ -202,7 +209,7 @@ def _executor(args: argparse.Namespace, jobs: int, version: str) -> LocalProcess
     return LocalProcesses(jobs)
 
 
-def _root_problem(root: Path) -> str | None:
+def root_problem(root: Path) -> str | None:
     """Why ``root`` is not a class to grade (None when it is): missing, not a folder, or holding no
     submission (then, if it is one student's folder, the command that grades it)."""
     if not root.exists():
@@ -231,12 +238,32 @@ def _found_notes(subs: list[HandedIn], others: list[str]) -> list[str]:
     return lines
 
 
+def _similarity(args: argparse.Namespace, config: MarkingConfig, game: GameSpec,
+                subs: list[HandedIn]) -> Beside | str | None:
+    """With ``--similarity``: the check of the class, to start in a thread beside the grading (the grading's
+    work runs in other processes, or on a cluster: then the check may take every core here); why it cannot
+    run (a usage error, said before anything is graded), or None without the flag."""
+    if not getattr(args, "similarity", False):
+        return None
+    from grader.core.config import ConfigError  # noqa: PLC0415
+    from grader.core.similarity.run import Beside  # noqa: PLC0415 - numpy, Pygments: only when asked for
+    from grader.core.similarity.settings import SimilaritySettings  # noqa: PLC0415
+
+    try:
+        settings = SimilaritySettings.of(config)
+    except ConfigError as err:
+        return str(err)
+    jobs = (os.cpu_count() or 1) if args.scheduler else 1
+    return Beside([(s.name, s.folder) for s in subs if s.folder is not None], game, settings, args.out, jobs,
+                  "../dashboard.html#similar")
+
+
 def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     from grader.core.report.csv_report import write_class_csv, write_kill_matrix_csv  # noqa: PLC0415
     from grader.core.report.dashboard import write_dashboard  # noqa: PLC0415
     from grader.core.report.junit import write_junit  # noqa: PLC0415
 
-    if (problem := _root_problem(args.root)) is not None:
+    if (problem := root_problem(args.root)) is not None:
         print(f"fcd-grade batch: {problem}", file=sys.stderr)
         return 2
     out: Path = args.out
@@ -244,11 +271,17 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     store = ResultStore(out / "store")
     version = grader_version()
     options = _options(args)
-    marking = marking_hash(config.raw, {"game": args.game, "options": options, "timeout": args.timeout})
+    # [similarity] changes no mark: a new threshold or boilerplate list regrades nobody
+    marking = marking_hash({k: v for k, v in config.raw.items() if k != "similarity"},
+                           {"game": args.game, "options": options, "timeout": args.timeout})
     config_text = Path(args.config).read_text() if args.config else None
     start = time.monotonic()
 
     subs, others = discover(args.root, out)
+    similarity = _similarity(args, config, game, subs)
+    if isinstance(similarity, str):
+        print(f"fcd-grade batch: {similarity}", file=sys.stderr)
+        return 2
     def job_of(name: str, files: dict[str, bytes], entry: str) -> GradeJob:
         return GradeJob(name, files, args.game, config_text, options, args.timeout, entry)
 
@@ -270,6 +303,8 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     except OSError as err:  # an unreachable --scheduler: said in one line, not a traceback
         print(f"fcd-grade batch: {err}", file=sys.stderr)
         return 2
+    if similarity is not None:
+        similarity.start()  # beside the grading, now that it can start
     progress = BatchProgress(len(subs))
     try:
         with progress:
@@ -310,7 +345,8 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     if any(r.suite is not None for r in ordered):
         write_kill_matrix_csv(ordered, out / "kill_matrix.csv")
     write_junit(ordered, out / "junit.xml", lambda r: f"reports/{r.submission}/report.html")
-    dashboard = write_dashboard(ordered, out, game.title)
+    section = similarity.join() if similarity is not None else None
+    dashboard = write_dashboard(ordered, out, game.title, similarity=section)
     elapsed = time.monotonic() - start
     graded = len(to_grade)
     reasons = ", ".join(f"{n} {what}" for what, n in sorted(why.items()))
@@ -318,6 +354,15 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     print(f"{len(subs)} submissions: {graded} graded" + (f" ({reasons})" if reasons else "")
           + f", {len(from_store)} from the store, in {elapsed:.1f} s{rate}")
     print(f"class CSV: {out / 'class.csv'}; dashboard: {dashboard}")
+    if similarity is not None:
+        if similarity.report is not None:
+            from grader.core.similarity.report import summary  # noqa: PLC0415
+
+            print(f"{summary(similarity.report)}; every pair over the threshold: {out / 'similarity.csv'}")
+        else:
+            print(f"fcd-grade batch: the similarity check failed (the grading is not affected): {similarity.error}",
+                  file=sys.stderr)
+            return 2
     if any(r.status == "grader error" for r in ordered):
         return 2
     return 0 if all(r.status == "passed" for r in ordered) else 1

@@ -45,7 +45,7 @@ def group_order(results: Sequence[SubmissionResult]) -> list[str]:
     return sorted(order, key=group_rank)  # stable: merged order within a rank
 
 
-def _cell(text: str) -> str:
+def spreadsheet_cell(text: str) -> str:
     """A text cell a spreadsheet will not run as a formula."""
     text = clean_text(text, 1024).replace("\n", " ")
     return "'" + text if text.startswith(_FORMULA) else text
@@ -82,11 +82,11 @@ def write_class_csv(results: Sequence[SubmissionResult], path: Path | str) -> No
                       "not_shown", *TESTS_COLUMNS, *PLAYERS_COLUMNS, "seconds", "problem"])
         for r in results:
             marks = {g.group: g.marks for g in r.groups}
-            out.writerow([_cell(r.submission), _cell(r.source_hash), r.status,
+            out.writerow([spreadsheet_cell(r.submission), spreadsheet_cell(r.source_hash), r.status,
                           *(num(marks[g]) if g in marks else "" for g in groups),
                           num(r.score), num(r.max_score), *_verdict_counts(r), *_tests_cells(r), *_players_cells(r),
                           f"{r.seconds:.1f}",
-                          _cell(getattr(r, "unreadable", ""))])
+                          spreadsheet_cell(getattr(r, "unreadable", ""))])
 
 
 def _verdict_counts(result: SubmissionResult) -> list[str]:
@@ -106,5 +106,6 @@ def write_kill_matrix_csv(results: Sequence[SubmissionResult], path: Path | str)
         for r in results:
             suite = getattr(r, "suite", None)
             for m in suite.mutants if suite is not None else ():
-                out.writerow([_cell(r.submission), m.name, " ".join(m.rules), "yes" if m.hidden else "no",
-                              "yes" if m.caught else "no", _cell(" ".join(m.by)), _cell(" ".join(m.functions))])
+                out.writerow([spreadsheet_cell(r.submission), m.name, " ".join(m.rules), "yes" if m.hidden else "no",
+                              "yes" if m.caught else "no", spreadsheet_cell(" ".join(m.by)),
+                              spreadsheet_cell(" ".join(m.functions))])

@@ -6,7 +6,8 @@ timed out, failed to build or hit a grader error, how long each submission
 took, and a sortable table of students linking to their reports (with the marks of
 their own tests and of their player, marked apart, when any were graded).  A submission
 that could not be read (status ``unreadable``) is listed first among the
-problems, with its reason.
+problems, with its reason.  With ``fcd-grade batch --similarity``, the similar pairs
+(``grader.core.similarity.report``), each linking to its side-by-side page.
 
 A pure function of the batch's results, like every report.  The plots are
 drawn by matplotlib into SVG and put in the page as ``data:`` images, so the
@@ -37,6 +38,8 @@ from .html import JINJA, TEMPLATES, num
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    from ..similarity.report import SimilaritySection
 
 # Okabe & Ito (2008), "Color Universal Design": distinct for protanopia, deuteranopia and tritanopia.
 BLUE, VERMILION = "#0072B2", "#D55E00"
@@ -120,6 +123,7 @@ class Dashboard:
     any_tests: bool  # did any student's own tests get graded (then the table shows their marks)
     any_player: bool  # did any student's player get graded (likewise)
     sortable: str = field(repr=False, default="")
+    similarity: SimilaritySection | None = None  # the similar pairs, when the batch checked them
 
 
 def report_href(result: SubmissionResult, out: Path) -> str:
@@ -245,9 +249,11 @@ def class_title(results: Sequence[SubmissionResult]) -> str:
     return " / ".join(dict.fromkeys(r.game for r in results if r.game)) or "fcd-grade"
 
 
-def dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None = None) -> Dashboard:
+def dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None = None,
+              similarity: SimilaritySection | None = None) -> Dashboard:
     """Everything ``dashboard.html`` shows, from the batch's results (``out``: the batch's folder), under
-    ``title`` (the game's title; by default the one the results name)."""
+    ``title`` (the game's title; by default the one the results name); ``similarity``: the similar pairs, when
+    the batch checked them."""
     students = [_student(r, out) for r in results]
     by_name = dict(zip((r.submission for r in results), students))
     compiled = [r for r in results if r.build_ok]
@@ -286,14 +292,16 @@ def dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None 
         total_seconds=f"{sum(seconds):.0f}", median_seconds=f"{statistics.median(seconds):.1f}" if seconds else "-",
         compiled=len(compiled), any_tests=any(st.tests is not None for st in students),
         any_player=any(st.player is not None for st in students),
-        sortable=(TEMPLATES / "sortable.js").read_text())
+        sortable=(TEMPLATES / "sortable.js").read_text(), similarity=similarity)
 
 
-def render_dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None = None) -> str:
-    return JINJA.get_template("dashboard.html").render(d=dashboard(results, out, title))
+def render_dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None = None,
+                     similarity: SimilaritySection | None = None) -> str:
+    return JINJA.get_template("dashboard.html").render(d=dashboard(results, out, title, similarity))
 
 
-def write_dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None = None) -> Path:
+def write_dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None = None,
+                    similarity: SimilaritySection | None = None) -> Path:
     path = out / "dashboard.html"
-    path.write_text(render_dashboard(results, out, title), encoding="utf-8")
+    path.write_text(render_dashboard(results, out, title, similarity), encoding="utf-8")
     return path
