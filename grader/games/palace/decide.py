@@ -22,7 +22,7 @@ from grader.games.palace.interface import INCLUDE_DIR, PalaceApi
 from grader.games.palace.library import PalaceGame, PalaceLibrary
 from grader.games.palace.library import warm_up as _warm_up
 from grader.games.palace.observe import Observer
-from grader.games.palace.play import PlayedGame, Results, deck_map, resolve
+from grader.games.palace.playing import PlayedGame, Results, deck_map, resolve
 from reference.palace import Action, MoveSpec, Setup
 from reference.palace.cards import format_key
 

@@ -19,8 +19,12 @@ from grader.games.palace.observe import describe_call
 from grader.games.palace.scenarios import Expect, Scenario
 from reference.palace import MoveSpec, Setup
 
-__all__ = ["crashed", "move_not_made", "others_business", "reading_followed", "readings_mixed", "rule_words",
-           "stopped_early", "went_another_way", "where", "wrong_values"]
+__all__ = ["WENT_ANOTHER_WAY", "crashed", "move_not_made", "others_business", "reading_followed", "readings_mixed",
+           "rule_words", "seen_share", "stopped_early", "went_another_way", "where", "wrong_values"]
+
+# What says that a test's game went another way before its check (``went_another_way``), for whoever reads a
+# result back to know what it saw (``stages.by_evidence``)
+WENT_ANOTHER_WAY = "because your game went another way earlier"
 
 
 class Finding(Protocol):
@@ -73,10 +77,19 @@ def crashed(s: Scenario, what: str, run: Played, call: tuple[int, ...] | None) -
 
 def went_another_way(s: Scenario, departure: Departure) -> str:
     """A test that could not check its own rule: the game went another way earlier, in another test's business."""
-    return (f"{rule_words(s)}This test could not check its own rule, because your game went another way "
-            "earlier, in something another test judges (it is not counted twice):\n    "
+    return (f"{rule_words(s)}This test could not check its own rule, {WENT_ANOTHER_WAY}, in something another "
+            "test judges (it is not counted twice):\n    "
             + departure.line(s.setup, s.moves)
             + f"\nMoves up to there:\n{moves_text(s.setup, s.moves, departure.step)}")
+
+
+def seen_share(seen: int, checks: int) -> str:
+    """What a test another test's difference hid earns: the share of its checks seen to hold before that."""
+    if not seen:
+        return (f"\nIt saw its rule hold at none of its {checks} checks, so it earns nothing here: neither charged "
+                "nor paid, as a mark is earned by evidence.")
+    return (f"\nIt saw its rule hold at {seen} of its {checks} checks, so it earns that share (the rest is "
+            "neither charged nor paid).")
 
 
 def others_business(s: Scenario, step: int, mismatches: Sequence[Mismatch],

@@ -5,8 +5,8 @@ the rules that govern what happened there -- what a move did on the reference (`
 the pile, so the pile's state after a ten is P16's and C22's business), or whether a move is valid
 (``validity_owners``, from the reference's own reason; ``ask_relation``, narrowly, for a valid play: its rank
 against the pile).  ``grader.games.palace.session`` excuses a scenario whose difference is only other rules'
-business (another test judges it), and ``grader.games.palace.stages`` charges a random game's difference to a
-scenario that failed on the same rules.
+business (another test judges it), and ``grader.games.palace.stages`` charges a random game's difference to its
+rule family (``grader.games.palace.families``), judged around when a scenario already failed on that family.
 
 Every difference also has a cause, in words that are the same in every test it shows in (``state_cause``: "the
 game after a bomb"; ``ask_relation``: "isValidMove TRUE: a card of the rank to beat"): ``stages.charge_once``
@@ -29,8 +29,8 @@ from reference.palace import (
     Rank,
 )
 
-__all__ = ["NO_CARD_CAUSE", "SIDE_EFFECT_RULES", "ask_relation", "clauses_in", "effect_owners", "move_category",
-           "sort_rules", "state_cause", "validity_owners"]
+__all__ = ["NO_CARD_CAUSE", "SIDE_EFFECT_RULES", "answer_rules", "ask_relation", "clauses_in", "effect_owners",
+           "effect_rules", "move_category", "sort_rules", "state_cause", "validity_owners"]
 
 
 # ---- the rules of what a move did ------------------------------------------------------------------------
@@ -110,6 +110,11 @@ def _effects(before: Game | None, move: PlayerMove | None, after: Game | None) -
             out.append((PILE_KEYS, {"P15", "C20", "C21", "C30"}))  # nearly four: a bomb counted wrongly
         out.append(({"current_player"}, {"P5", "C1", "C35", "C24"}))
     return out
+
+
+def effect_rules(before: Game | None, move: PlayerMove | None, after: Game | None) -> frozenset[str]:
+    """Every rule that governs something ``move`` did (None: newGame): what a game judges at that step."""
+    return frozenset(set().union(*(rules for _keys, rules in _effects(before, move, after))))
 
 
 def effect_owners(before: Game | None, move: PlayerMove | None, after: Game | None, key: str) -> frozenset[str]:
@@ -211,46 +216,60 @@ def ask_relation(game: Game, move: PlayerMove, expected: bool) -> tuple[str, fro
     """Why ``move`` is valid (``expected``) or invalid in ``game``, in words, and the rules of that, narrowly:
     for a valid play, the relation of its rank to the pile (equal, higher, a special rank, a lead, under the
     seven's bound)."""
+    words, core, context = _relation(game, move, expected)
+    return words, core | context
+
+
+def answer_rules(game: Game, move: PlayerMove, expected: bool) -> frozenset[str]:
+    """The rules that decide isValidMove's answer for ``move``, without the context ``ask_relation`` adds (a
+    set, the face-up row, a plain three or seven below): for a valid play, only the relation of its rank to
+    the pile."""
+    return _relation(game, move, expected)[1]
+
+
+def _relation(game: Game, move: PlayerMove, expected: bool) -> tuple[str, frozenset[str], frozenset[str]]:
+    """``ask_relation``'s words, and its rules: those that decide the answer, and those of the context."""
     if not expected:
         why = game.why_invalid(move) or ""
-        return f"isValidMove FALSE: {why}", frozenset(clauses_in(why))
+        return f"isValidMove FALSE: {why}", frozenset(clauses_in(why)), frozenset()
     if game.current_phase() == Phase.SETUP_PHASE:
-        return "isValidMove TRUE: a face-up choice", frozenset({"P3", "C5"})
+        return "isValidMove TRUE: a face-up choice", frozenset({"P3", "C5"}), frozenset()
     seat = game.current_player()
     if move.action == Action.PICK_UP_PILE:
         stage = game.stage(seat)
         return f"isValidMove TRUE: taking the pile ({stage})", frozenset(
-            {"P9", "C12", "C36"} | ({"C14"} if stage == "face_down" else set()))
+            {"P9", "C12", "C36"} | ({"C14"} if stage == "face_down" else set())), frozenset()
     if move.action == Action.PLAY_FACE_DOWN:
-        return "isValidMove TRUE: a face-down card", frozenset({"P12", "C16", "C17"})
+        return "isValidMove TRUE: a face-down card", frozenset({"P12", "C16", "C17"}), frozenset()
     cards = [c for c in move.cards if c is not None]
     if not cards:
-        return "isValidMove TRUE: no card", frozenset({"C40"})
-    out = {"P7"} if len(cards) > 1 else set()
+        return "isValidMove TRUE: no card", frozenset({"C40"}), frozenset()
+    core: set[str] = set()
+    context = {"P7"} if len(cards) > 1 else set()
     words = ["a set" if len(cards) > 1 else "a card"]
     if game.stage(seat) == "face_up":
-        out |= {"P10", "C15", "C16"}
+        context |= {"P10", "C15", "C16"}
         words.append("from the face-up row")
     rank, top, flags = int(cards[0].rank), game.top_discard(), game.game_rules()
     if top is None:
-        out |= {"C23", "C12"}
+        core |= {"C23", "C12"}
         words.append("led on an empty pile")
     elif game.seven_restriction():
-        out |= {"P19", "C26", "C28"}
+        core |= {"P19", "C26", "C28"}
         words.append("under the seven's bound")
     elif rank in (Rank.TWO, Rank.TEN) or (rank == Rank.THREE and flags & RULE_MIRROR_THREE):
-        out |= RANK_RULES[rank]
+        core |= RANK_RULES[rank]
         words.append(f"of the special rank {rank}")
     elif rank == game.effective_top_rank():
-        out |= {"P6", "C8"}
+        core |= {"P6", "C8"}
         words.append("of the rank to beat")
     else:
-        out |= {"P6", "C3"}
+        core |= {"P6", "C3"}
         words.append("higher than the rank to beat")
     if top is not None and top.rank == Rank.THREE and not flags & RULE_MIRROR_THREE:
-        out |= {"P18", "P20"}  # a plain three: the option is off
+        context |= {"P18", "P20"}  # a plain three: the option is off
         words.append("on a plain three")
     if top is not None and top.rank == Rank.SEVEN and not flags & RULE_SEVEN_LOWER:
-        out |= {"P19", "P20"}  # a plain seven: the option is off
+        context |= {"P19", "P20"}  # a plain seven: the option is off
         words.append("on a plain seven")
-    return "isValidMove TRUE: " + " ".join(words), frozenset(out)
+    return "isValidMove TRUE: " + " ".join(words), frozenset(core), frozenset(context)

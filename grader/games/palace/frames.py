@@ -38,6 +38,7 @@ class Event(Enum):
     ASKED = "asked"
     RECHECK = "recheck"
     DONE = "done"
+    PACKED = "packed"  # a whole game played by the C observer: how the call ended, and its frames packed
     ERROR = ERROR_TAG
 
 

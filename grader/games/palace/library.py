@@ -19,12 +19,15 @@ module runs only inside the sandboxed worker: the trusted grader never loads a s
 
 from __future__ import annotations
 
+import mmap
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence, SupportsInt
 
-from grader.core.native import LoadError, NativeGame, game_class, load_symbols
+import cffi
+
+from grader.core.native import LoadError, NativeGame, cached_function_type, declarations, game_class, load_symbols
 from grader.games.palace.interface import API, PalaceApi
 
 if TYPE_CHECKING:
@@ -46,6 +49,9 @@ def warm_up(api: PalaceApi = API) -> None:
     for ctype in ("rank[]", "suit[]", "playerMove *", "uintptr_t", "Card"):
         f.typeof(ctype)
     _game_class(api, frozenset(api.functions))
+    observer_entry_type()
+    for ctype in ("void *[]", "int32_t[]", "int64_t *", "int32_t *", "uint32_t[]"):
+        observer_ffi().typeof(ctype)
 
 
 def c_int(value: SupportsInt) -> int:
@@ -87,6 +93,30 @@ class PalaceLibrary:
         if handle == f.NULL:
             return None
         return self._game_class(self, handle)
+
+    def play_packed(self, observer: str, words: Sequence[int], call_slot: memoryview,
+                    capacity: int) -> tuple[int, bytes]:
+        """A whole game played and observed by the C observer at ``observer`` (``c_observer``), in one call:
+        (how it ended, the packed frames).  ``words``: the request (``c_observer.request_words``); ``call_slot``:
+        the writable buffer whose first 20 bytes are the call in progress."""
+        from grader.games.palace.c_observer import ENTRY  # noqa: PLC0415 - the observer is the sandbox side's only
+
+        f = observer_ffi()
+        native = f._backend.load_library(observer, 0)  # kept while its function is called: no dlclose
+        entry = native.load_function(observer_entry_type(), ENTRY)
+        api = f.new("void *[]", [f.cast("void *", self.functions[name]) for name in self.api.functions])
+        # Pages of their own, touched only as written (as Final Card-Down's observer: no malloc of the whole area).
+        area = mmap.mmap(-1, 4 * capacity)
+        out = f.from_buffer("uint32_t[]", area)
+        length = f.new("int64_t *")
+        slot = f.from_buffer(call_slot)
+        try:
+            outcome = entry(api, f.new("int32_t[]", list(words)), len(words), f.cast("int32_t *", slot), out,
+                            capacity, length)
+            return int(outcome), area[:4 * min(max(length[0], 0), capacity)]
+        finally:
+            f.release(slot)
+            f.release(out)
 
 
 class PalaceGame(NativeGame):
@@ -151,6 +181,22 @@ def _seven_restriction(self: PalaceGame) -> bool:
 # Card), read from its declaration (``native.game_class``).
 _OTHER: dict[str, Callable[..., object]] = {"isValidMove": _is_valid_move, "playMove": _play_move,
                                             "destroyGame": _destroy_game, "sevenRestriction": _seven_restriction}
+
+
+@cache
+def observer_ffi() -> cffi.FFI:
+    """The C observer's one entry point (``c_observer.DECLARATION``)."""
+    from grader.games.palace.c_observer import DECLARATION  # noqa: PLC0415
+
+    return declarations(DECLARATION)
+
+
+@cache
+def observer_entry_type() -> Any:
+    """Its cffi type, looked up as ``function_types`` does (no per-child ``dlopen`` class)."""
+    from grader.games.palace.c_observer import ENTRY  # noqa: PLC0415
+
+    return cached_function_type(observer_ffi(), ENTRY)
 
 
 @cache

@@ -30,6 +30,9 @@ the orders C37 leaves free: face-down rows by position (C2, C38), the pile, the 
 burnt cards, then the face-up rows and the hands, each sorted by look (only twins -- two decks -- in one
 hand are then numbered in the library's order).
 
+What is read, in which order and how, is the observation table's (``observations``), which the C observer
+(``c_observer``) is written from too: the two observers make the same calls and see the same.
+
 Reads go by counts, never by walking until NULL, and every count a submission gives is capped by the
 deck size (a hostile count never makes the grader loop).  Before each call into the game the observer
 tells ``trace`` (probe, C call, two arguments), so a crash or hang is pinned on that call.
@@ -42,6 +45,19 @@ from typing import Callable, Iterable, Mapping, Protocol, Sequence, SupportsInt,
 
 from grader.core.native import snake
 from grader.games.palace.interface import API_FUNCTIONS
+from grader.games.palace.observations import (
+    BOOL,
+    EDGES,
+    HAND,
+    INT_FIELDS,
+    MET_AS_READ,
+    MET_BY_LOOK,
+    PILES,
+    PROBE_IDS,
+    PROBES,
+    SEAT_ZONES,
+    TOP,
+)
 from reference.palace import MAX_SET, TABLE_CARDS, Action, Card, PlayerMove
 from reference.palace.cards import format_key
 
@@ -52,35 +68,6 @@ CHOICE_CAP = 20  # CHOOSE_FACE_UP trios tried in the setup phase (C(6,3) = 20: a
 PLAY_CAP = 120  # PLAY_CARDS sets tried from the current zone (13 ranks x MAX_SET sizes fit)
 BAD_ACTIONS = (4, 99, -1)  # C40: actions outside the enum
 
-# The observation's fields, in the order they are read: the probe numbers of the call-in-progress record.
-INT_FIELDS = (  # (field, C function, method)
-    ("num_players", "numPlayers", "num_players"),
-    ("num_cards", "numCards", "num_cards"),
-    ("rules", "gameRules", "game_rules"),
-    ("phase", "currentPhase", "current_phase"),
-    ("current_player", "currentPlayer", "current_player"),
-    ("current_turn", "currentTurn", "current_turn"),
-    ("winner", "gameWinner", "game_winner"),
-    ("effective_top_rank", "effectiveTopRank", "effective_top_rank"),
-    ("seven_restriction", "sevenRestriction", "seven_restriction"),
-    ("hand_count", "handCardCount", "hand_card_count"),
-    ("pile_size", "discardPileSize", "discard_pile_size"),
-    ("draw_pile_size", "drawPileSize", "draw_pile_size"),
-    ("burnt_count", "burntCount", "burnt_count"),
-)
-SEAT_ZONES = (  # (count field, cards field, count C function, card C function)
-    ("hand_counts", "hands", "playerCardCount", "getHandCard"),
-    ("face_up_counts", "face_up", "faceUpCount", "faceUpCard"),
-    ("face_down_counts", "face_down", "faceDownCount", "getFaceDownCard"),
-)
-PILES = (  # (cards field, its count field, card C function)
-    ("pile", "pile_size", "getDiscardPileCard"),
-    ("draw_pile", "draw_pile_size", "getDeckCard"),
-    ("burnt", "burnt_count", "getBurntCard"),
-)
-PROBES = (*(f for f, _c, _m in INT_FIELDS), "hand", *(z[0] for z in SEAT_ZONES), *(z[1] for z in SEAT_ZONES),
-          "top_discard", *(p[0] for p in PILES), "out_of_range", "valid")
-PROBE_IDS = {name: i for i, name in enumerate(PROBES)}
 CALL_IDS = {name: i for i, name in enumerate(API_FUNCTIONS)}
 # Calls that are not probes (negative probe numbers; protocol.LOADING is -5).
 NEW_GAME, PLAY_MOVE, DESTROY_GAME, FIND_CARD, CHECK_MOVE, DECK_MAP = -1, -2, -3, -4, -6, -7
@@ -192,38 +179,35 @@ class Observer:
         return [self._cd(c) for c in cards] if isinstance(cards, list) else cards
 
     def observe(self) -> Observation:
-        """Every observation of the game as it stands (§4.2)."""
+        """Every observation of the game as it stands (§4.2), read in the table's order (``observations``)."""
         obs: Observation = {}
-        for field, cname, _m in INT_FIELDS:
-            value = cast("SupportsInt | str", self._call(field, cname))  # an int query's int, or MISSING
-            obs[field] = value if value == MISSING else (bool(value) if field == "seven_restriction" else int(value))
+        for f in INT_FIELDS:
+            value = cast("SupportsInt | str", self._call(f.name, f.cfunc))  # an int query's int, or MISSING
+            obs[f.name] = value if value == MISSING else (bool(value) if f.read == BOOL else int(value))
         seats = range(self.n)
-        hand = self._read("hand", "handCard", (), obs["hand_count"])
+        read: dict[str, Cards] = {HAND[0]: self._read(HAND[0], HAND[1], (), obs["hand_count"])}
         rows: dict[str, list[Cards]] = {}  # a seat's zone -> its cards, seat by seat
-        for count_field, cards_field, count_c, card_c in SEAT_ZONES:
-            counts = [cast("SupportsInt | str", self._call(count_field, count_c, s)) for s in seats]
-            obs[count_field] = [c if c == MISSING else int(c) for c in counts]
-            rows[cards_field] = [self._read(cards_field, card_c, (s,), counts[s]) for s in seats]
-        top = cast("CardLike | None | str", self._call("top_discard", "topDiscard"))
-        piles: dict[str, Cards] = {}
-        for field, count_field, card_c in PILES:
-            piles[field] = self._read(field, card_c, (), obs[count_field])
+        for z in SEAT_ZONES:
+            counts = [cast("SupportsInt | str", self._call(z.counts, z.count_cfunc, s)) for s in seats]
+            obs[z.counts] = [c if c == MISSING else int(c) for c in counts]
+            rows[z.cards] = [self._read(z.cards, z.card_cfunc, (s,), counts[s]) for s in seats]
+        top = cast("CardLike | None | str", self._call(*TOP))
+        for p in PILES:
+            read[p.cards] = self._read(p.cards, p.card_cfunc, (), obs[p.count])
         # identities, in an order C37 does not touch (see the module's docstring)
-        for row in rows["face_down"]:
-            self._meet(row)
-        for field in ("pile", "draw_pile", "burnt"):
-            self._meet(piles[field])
-        for field in ("face_up", "hands"):
-            for row in rows[field]:
-                self._meet(row, by_look=True)
-        self._meet(hand, by_look=True)
+        for field in MET_AS_READ:
+            for cards in rows.get(field, [read.get(field, [])]):
+                self._meet(cards)
+        for field in MET_BY_LOOK:
+            for cards in rows.get(field, [read.get(field, [])]):
+                self._meet(cards, by_look=True)
         self._meet([top] if top is not None and not isinstance(top, str) else [])
-        obs["hand"] = self._cds(hand)
-        for _cf, cards_field, _cc, _kc in SEAT_ZONES:
-            obs[cards_field] = [self._cds(row) for row in rows[cards_field]]
-        obs["top_discard"] = top if isinstance(top, str) else self._cd(top)
-        for field, _cf, _kc in PILES:
-            obs[field] = self._cds(piles[field])
+        obs[HAND[0]] = self._cds(read[HAND[0]])
+        for z in SEAT_ZONES:
+            obs[z.cards] = [self._cds(row) for row in rows[z.cards]]
+        obs[TOP[0]] = top if isinstance(top, str) else self._cd(top)
+        for p in PILES:
+            obs[p.cards] = self._cds(read[p.cards])
         obs["out_of_range"] = self._out_of_range(obs)
         obs["valid"] = self.battery(obs)
         return obs
@@ -233,13 +217,7 @@ class Observer:
         me = obs["current_player"]
         seat = me if isinstance(me, int) and 0 <= me < self.n else 0
         getters: list[tuple[str, tuple[int, ...], object]] = [  # (the getter, the seat argument, the size)
-            ("handCard", (), obs["hand_count"]),
-            ("getHandCard", (seat,), _at(obs["hand_counts"], seat)),
-            ("faceUpCard", (seat,), _at(obs["face_up_counts"], seat)),
-            ("getFaceDownCard", (seat,), _at(obs["face_down_counts"], seat)),
-            ("getDiscardPileCard", (), obs["pile_size"]),
-            ("getDeckCard", (), obs["draw_pile_size"]),
-            ("getBurntCard", (), obs["burnt_count"])]
+            (e.cfunc, (seat,), _at(obs[e.size], seat)) if e.per_seat else (e.cfunc, (), obs[e.size]) for e in EDGES]
         out: dict[str, object] = {}
         for cname, prefix, size in getters:
             if self._fns[cname] is None or not isinstance(size, int):

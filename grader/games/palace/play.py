@@ -37,416 +37,58 @@ out of every observation (its ``valid`` is then ``"skipped"``).  ``recheck`` (de
 observation the game's counters are read again (``RECHECKED``), and when the battery's isValidMove calls
 changed them (C46) a frame ``{"t": "recheck", "i": step, "counts": ...}`` says what they are now.
 Without these keys the job is as before.
+
+``observer`` (the C observer's path, ``c_observer``): when the library has every API function, the whole game
+is played in one call into the C observer -- the same calls, in the same order, as ``play_game`` makes -- and
+one frame ``{"t": "packed", "outcome": ..., "data": ...}`` carries every frame above in the packed form
+(``observations.pack_frames``, base64).  ``play_game`` plays a made game of either engine, so the trusted side
+packs the reference's frames with the very code the child runs.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Protocol, Required, Sequence, TypedDict, cast
+import base64
+from typing import cast
 
 from grader.core.native import open_library
-from grader.games.palace.frames import ASK, INDEX_RANGES, OVER, RECHECK, AskedMove, AskEntry, Event, max_frames
+from grader.games.palace.frames import Event
 from grader.games.palace.interface import API
 from grader.games.palace.library import PalaceLibrary
 from grader.games.palace.library import warm_up as _warm_up
-from grader.games.palace.observe import (
-    CALL_IDS,
-    CHECK_MOVE,
-    DECK_MAP,
-    DESTROY_GAME,
-    FIND_CARD,
-    NEW_GAME,
-    PLAY_MOVE,
-    SNAKE,
-    CardLike,
-    Observation,
-    Observer,
-    player_move,
-)
-from reference.palace import HAND_DEAL, TABLE_CARDS, Action, MoveSpec, PlayerMove, Setup
-
-__all__ = ["ASK", "INDEX_RANGES", "NEEDED", "OVER", "AskEntry", "AskedMove", "Event", "PlayRequest", "Results",
-           "answer", "deck_map", "max_frames", "resolve", "run", "warm_up"]
-
-RECHECKED = (("phase", "currentPhase", False), ("current_player", "currentPlayer", False),
-             ("current_turn", "currentTurn", False), ("pile_size", "discardPileSize", False),
-             ("draw_pile_size", "drawPileSize", False), ("burnt_count", "burntCount", False),
-             ("hand_counts", "playerCardCount", True), ("face_up_counts", "faceUpCount", True),
-             ("face_down_counts", "faceDownCount", True))  # (observation field, C function, per seat)
-
-NEEDED = ("newGame", "playMove", "isValidMove", "cardRank", "cardSuit", "currentPlayer", "handCardCount",
-          "handCard", "faceUpCount", "faceUpCard")  # what playing a move list needs at all
-
-
-class PlayRequest(TypedDict, total=False):
-    """What the grader asks of a child (see the module's docstring); ``lib`` is the worker's."""
-
-    lib: Required[str]
-    setup: Required[str]
-    moves: Required[list[str]]
-    destroy: bool
-    battery: bool
-    recheck: bool
-    ask: list[tuple[int, list[AskEntry]]]  # [step, entries], as JSON arrays
-    blind_cards: list[tuple[int, int]]  # [move, deck index], as JSON arrays
-
-
-class Results(Protocol):
-    """The shared results area of the child (``grader.core.worker.Results``): frames, and the call in progress."""
-
-    step: int
-
-    def send(self, obj: Mapping[str, object]) -> None: ...
-
-    def at(self, probe: int, call: int, a: int, b: int) -> None: ...
-
-
-class ZoneGame(Protocol):
-    """What finding a written card in the mover's zone reads, on either engine (``resolve``)."""
-
-    def hand_card_count(self) -> int: ...
-
-    def hand_card(self, n: int) -> CardLike | None: ...
-
-    def current_player(self) -> int: ...
-
-    def face_up_count(self, player: int) -> int: ...
-
-    def face_up_card(self, player: int, n: int) -> CardLike | None: ...
-
-
-class AskedGame(ZoneGame, Protocol):
-    """What answering a question reads (``answer``)."""
-
-    def is_valid_move(self, move: PlayerMove) -> bool: ...
-
-
-class DealGame(Protocol):
-    """What reading the deal right after newGame reads (``deck_map``)."""
-
-    def get_face_down_card(self, player: int, n: int) -> CardLike | None: ...
-
-    def get_discard_pile_card(self, n: int) -> CardLike | None: ...
-
-    def draw_pile_size(self) -> int: ...
-
-    def get_deck_card(self, n: int) -> CardLike | None: ...
-
-    def player_card_count(self, player: int) -> int: ...
-
-    def get_hand_card(self, player: int, n: int) -> CardLike | None: ...
-
-
-class FaceDownGame(Protocol):
-    """What finding a face-down card's position reads (``_blind_by_card``)."""
-
-    def current_player(self) -> int: ...
-
-    def face_down_count(self, player: int) -> int: ...
-
-    def get_face_down_card(self, player: int, n: int) -> CardLike | None: ...
-
-
-class PlayedGame(AskedGame, DealGame, FaceDownGame, Protocol):
-    """A library's game as ``run`` plays it: every method used (each only once the library has it)."""
-
-    def play_move(self, move: PlayerMove) -> None: ...
-
-    def destroy_game(self) -> None: ...
+from grader.games.palace.observe import CALL_IDS, NEW_GAME
+from grader.games.palace.playing import NEEDED, PlayedGame, PlayRequest, Results, play_game
+from reference.palace import Setup
 
 
 def warm_up() -> None:
     _warm_up(API)
 
 
-Trace = Callable[[int, int, int, int], None]
-
-
-def _no_trace(_probe: int, _call: int, _a: int, _b: int) -> None:
-    return None
-
-
-def _capped(value: object, cap: int) -> int:
-    return max(0, min(value, cap)) if isinstance(value, int) else 0
-
-
-def resolve(game: ZoneGame, spec: MoveSpec, cap: int, by_index: Callable[[int], CardLike | None] | None = None,
-            trace: Trace = _no_trace, i: int = 0) -> PlayerMove | None:
-    """The move ``spec`` as a ``PlayerMove`` of ``game`` (the reference's or a library's: the same
-    methods), or None when a card it names is not there.  ``cap``: the most cards a zone is read for."""
-    if spec.action == Action.PICK_UP_PILE:
-        return PlayerMove(Action.PICK_UP_PILE)
-    if spec.action == Action.PLAY_FACE_DOWN:
-        return PlayerMove(Action.PLAY_FACE_DOWN, (), spec.face_down_index)
-    trace(FIND_CARD, CALL_IDS["handCardCount"], i, 0)
-    zone: list[tuple[str, Callable[..., CardLike | None], tuple[int, ...]]] = [("handCard", game.hand_card, ())]
-    count = _capped(game.hand_card_count(), cap)
-    if spec.action != Action.CHOOSE_FACE_UP and count == 0:
-        trace(FIND_CARD, CALL_IDS["currentPlayer"], i, 0)
-        seat = game.current_player()
-        trace(FIND_CARD, CALL_IDS["faceUpCount"], i, seat)
-        zone = [("faceUpCard", game.face_up_card, (seat,))]
-        count = _capped(game.face_up_count(seat), cap)
-    cname, getter, prefix = zone[0]
-    cards: list[CardLike | None] = []
-    for k in range(count):
-        trace(FIND_CARD, CALL_IDS[cname], i, k)
-        cards.append(getter(*prefix, k))
-    taken: set[int] = set()
-    chosen: list[CardLike] = []
-    for ref in spec.cards:
-        if ref.ident is not None:
-            card = by_index(ref.ident) if by_index is not None else None
-            if card is None or (int(card.rank), int(card.suit)) != (ref.rank, ref.suit):
-                return None
-        else:
-            card = next((c for c in cards if c is not None and int(c.ident) not in taken
-                         and (int(c.rank), int(c.suit)) == (ref.rank, ref.suit)), None)
-            if card is None:
-                return None
-        taken.add(int(card.ident))
-        chosen.append(card)
-    return player_move(spec.action, chosen)
-
-
-def deck_map(game: DealGame, setup: Setup, trace: Trace = _no_trace) -> dict[int, CardLike]:
-    """Deck index -> the game's card, right after newGame, by the deal of C2: face-down position j of
-    seat s is card 6N + jN + s, the pile card 9N, getDeckCard(k) card 9N + 1 + k, and the hand of seat s
-    the cards i < 6N with i mod N = s (matched by look, twins in hand order).  A card whose look is not
-    where the deal puts it is left out (a move naming it finds no card)."""
-    n, keys = setup.n_players, setup.deck
-    out: dict[int, CardLike] = {}
-    cap = len(keys)
-
-    def put(index: int, card: CardLike | None) -> None:
-        if card is not None and 0 <= index < cap and (int(card.rank), int(card.suit)) == keys[index]:
-            out[index] = card
-
-    for s in range(n):
-        for j in range(TABLE_CARDS):
-            trace(DECK_MAP, CALL_IDS["getFaceDownCard"], s, j)
-            put(HAND_DEAL * n + j * n + s, game.get_face_down_card(s, j))
-    trace(DECK_MAP, CALL_IDS["getDiscardPileCard"], 0, 0)
-    put((HAND_DEAL + TABLE_CARDS) * n, game.get_discard_pile_card(0))
-    trace(DECK_MAP, CALL_IDS["drawPileSize"], 0, 0)
-    for k in range(_capped(game.draw_pile_size(), cap)):
-        trace(DECK_MAP, CALL_IDS["getDeckCard"], k, 0)
-        put((HAND_DEAL + TABLE_CARDS) * n + 1 + k, game.get_deck_card(k))
-    for s in range(n):
-        trace(DECK_MAP, CALL_IDS["playerCardCount"], s, 0)
-        hand: list[CardLike | None] = []
-        for k in range(_capped(game.player_card_count(s), cap)):
-            trace(DECK_MAP, CALL_IDS["getHandCard"], s, k)
-            hand.append(game.get_hand_card(s, k))
-        used: set[int] = set()
-        for index in range(s, HAND_DEAL * n, n):
-            at = next((k for k, c in enumerate(hand) if c is not None and k not in used
-                       and (int(c.rank), int(c.suit)) == keys[index]), None)
-            if at is not None:
-                used.add(at)
-                put(index, hand[at])
-    return out
-
-
-def _ask_card(game: object, text: str, zone: list[CardLike | None], found: dict[int, CardLike],
-              index_of: dict[int, int], taken: set[int]) -> CardLike | None:
-    """A written card of an asked move: that very card (``5H@12``), else the mover's zone first (lowest
-    deck index), then anywhere by the deal (lowest deck index); None when the library has no such card."""
-    ref = MoveSpec.parse(text).cards[0]
-    look = (ref.rank, ref.suit)
-    if ref.ident is not None:
-        card = found.get(ref.ident)
-        return card if card is not None and (int(card.rank), int(card.suit)) == look else None
-    near = [c for c in zone if c is not None and int(c.ident) not in taken and (int(c.rank), int(c.suit)) == look]
-    if near:
-        return min(near, key=lambda c: index_of.get(int(c.ident), len(index_of) + zone.index(c)))
-    return next((found[i] for i in sorted(found) if int(found[i].ident) not in taken
-                 and (int(found[i].rank), int(found[i].suit)) == look), None)
-
-
-def answer(game: AskedGame, entry: AskEntry, cap: int, found: dict[int, CardLike], n_players: int,
-           trace: Trace = _no_trace, k: int = 0) -> bool | str | dict[str, list[bool]]:
-    """One asked entry (see the module's docstring): isValidMove's answer, ``"no_card"``, or the index ranges."""
-    if isinstance(entry, str):  # INDEX_RANGES, the one entry that is not a move
-        return _index_ranges(game, cap, n_players, trace, k)
-    action = int(entry.get("action", 0))
-    texts = list(entry.get("cards") or [])
-    zone: list[CardLike | None] = []
-    if any(isinstance(t, str) for t in texts):
-        trace(ASK, CALL_IDS["handCardCount"], k, 0)
-        count = _capped(game.hand_card_count(), cap)
-        getter: Callable[..., CardLike | None] = game.hand_card
-        prefix: tuple[int, ...] = ()
-        cname = "handCard"
-        if action != Action.CHOOSE_FACE_UP and count == 0:
-            trace(ASK, CALL_IDS["currentPlayer"], k, 0)
-            seat = game.current_player()
-            trace(ASK, CALL_IDS["faceUpCount"], k, 0)
-            count = _capped(game.face_up_count(seat), cap)
-            getter, prefix, cname = game.face_up_card, (seat,), "faceUpCard"
-        for n in range(count):
-            trace(ASK, CALL_IDS[cname], k, n)
-            zone.append(getter(*prefix, n))
-    index_of = {int(c.ident): i for i, c in found.items()}
-    taken: set[int] = set()
-    cards: list[CardLike | None] = []
-    for t in texts:
-        if t is None:
-            cards.append(None)
-        elif isinstance(t, int) and not isinstance(t, bool):
-            cards.append(cards[t] if 0 <= t < len(cards) else None)
-        else:
-            card = _ask_card(game, str(t), zone, found, index_of, taken)
-            if card is None:
-                return "no_card"
-            taken.add(int(card.ident))
-            cards.append(card)
-    move = player_move(action, cards, int(entry.get("index", 0) or 0), entry.get("count"))
-    trace(ASK, CALL_IDS["isValidMove"], k, 0)
-    return bool(game.is_valid_move(move))
-
-
-def _index_ranges(game: object, cap: int, n_players: int, trace: Trace, k: int) -> dict[str, list[bool]]:
-    """C43: for every Card getter (of every seat), [NULL at -1, NULL at size, a card at size - 1 or size 0]."""
-    getters: list[tuple[str, str, tuple[int, ...], str, tuple[int, ...]]] = [
-        ("handCard", "handCard", (), "handCardCount", ()),
-        ("getDiscardPileCard", "getDiscardPileCard", (), "discardPileSize", ()),
-        ("getBurntCard", "getBurntCard", (), "burntCount", ()),
-        ("getDeckCard", "getDeckCard", (), "drawPileSize", ())]
-    for s in range(n_players):
-        getters += [(f"getHandCard({s}, n)", "getHandCard", (s,), "playerCardCount", (s,)),
-                    (f"faceUpCard({s}, n)", "faceUpCard", (s,), "faceUpCount", (s,)),
-                    (f"getFaceDownCard({s}, n)", "getFaceDownCard", (s,), "faceDownCount", (s,))]
-    out: dict[str, list[bool]] = {}
-    for label, cname, prefix, count_c, count_args in getters:
-        get, size_of = getattr(game, SNAKE[cname], None), getattr(game, SNAKE[count_c], None)
-        if get is None or size_of is None:
-            continue
-        trace(ASK, CALL_IDS[count_c], k, count_args[0] if count_args else 0)
-        size = size_of(*count_args)
-        size = size if isinstance(size, int) and 0 <= size <= cap else cap
-        row = []
-        for n in (-1, size):
-            trace(ASK, CALL_IDS[cname], k, n)
-            row.append(get(*prefix, n) is None)
-        if size > 0:
-            trace(ASK, CALL_IDS[cname], k, size - 1)
-            row.append(get(*prefix, size - 1) is not None)
-        else:
-            row.append(True)
-        out[label] = row
-    return out
-
-
-def _blind_by_card(game: FaceDownGame, move: PlayerMove, card: CardLike | None, cap: int, trace: Trace,
-                   i: int) -> PlayerMove:
-    """The blind move turning ``card`` (C38): its position in the mover's face-down row now, or ``move``'s."""
-    if card is None or not (hasattr(game, "face_down_count") and hasattr(game, "get_face_down_card")):
-        return move
-    trace(FIND_CARD, CALL_IDS["currentPlayer"], i, 0)
-    seat = game.current_player()
-    trace(FIND_CARD, CALL_IDS["faceDownCount"], i, seat)
-    for p in range(_capped(game.face_down_count(seat), cap)):
-        trace(FIND_CARD, CALL_IDS["getFaceDownCard"], i, p)
-        c = game.get_face_down_card(seat, p)
-        if c is not None and int(c.ident) == int(card.ident):
-            return PlayerMove(Action.PLAY_FACE_DOWN, (), p)
-    return move
-
-
-class _NoBattery(Observer):
-    """An observer that leaves the isValidMove battery out (``battery`` false)."""
-
-    def battery(self, obs: Observation) -> str:
-        return "skipped"
-
-
-def recheck(game: object, obs: Mapping[str, object], n_players: int, trace: Trace = _no_trace,
-            step: int = 0) -> dict[str, object]:
-    """The counters of ``RECHECKED`` read again, where they now differ from ``obs`` (the battery changed them)."""
-    out: dict[str, object] = {}
-    for field, cname, per_seat in RECHECKED:
-        fn: Callable[..., int] | None = getattr(game, SNAKE[cname], None)
-        if fn is None or field not in obs:
-            continue
-        now: int | list[int]
-        if per_seat:
-            seats: list[int] = []
-            for seat in range(n_players):
-                trace(RECHECK, CALL_IDS[cname], seat, 0)
-                seats.append(int(fn(seat)))
-            now = seats
-        else:
-            trace(RECHECK, CALL_IDS[cname], 0, 0)
-            now = int(fn())
-        if now != obs[field]:
-            out[field] = now
-    return out
-
-
 def run(request: PlayRequest, results: Results) -> None:
-    """Play one Palace game on the student library; every step is a frame sent to ``results``."""
+    """Play one Palace game on the student library; every step is a frame sent to ``results`` (with ``observer``
+    and every API function there, the whole game in one call into the C observer: one ``packed`` frame)."""
     send, trace = results.send, results.at
     lib = open_library(lambda: PalaceLibrary(request["lib"]), send, Event.ERROR.value, NEEDED)
     if lib is None:
         return
+    observer = request.get("observer")
+    if observer and not lib.missing:
+        _run_packed(lib, observer, request, results)
+        return
     setup = Setup.parse(request["setup"])
-    tokens: Sequence[str] = request["moves"]
-    specs = [MoveSpec.parse(t) for t in tokens]
-    size = setup.n_cards
     trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
     made = lib.new_game(setup.n_players, setup.ranks, setup.suits, setup.rules)
     if made is None:
         send({"t": Event.ERROR.value, "what": "null_game", "detail": "newGame returned NULL"})
         return
     # NEEDED is there; the other methods are called only once the library is seen to have them
-    game = cast(PlayedGame, made)
-    observer = (Observer if request.get("battery", True) else _NoBattery)(game, setup.n_players, size, trace=trace)
-    rechecking = bool(request.get("recheck", False))
+    play_game(cast(PlayedGame, made), setup, request, send, trace, lambda step: setattr(results, "step", step),
+              lib.has)
 
-    def observe(step: int) -> None:
-        obs = observer.observe()
-        send({"t": Event.OBS.value, "i": step, "obs": obs})
-        if rechecking:
-            changed = recheck(game, obs, setup.n_players, trace, step)
-            if changed:
-                send({"t": Event.RECHECK.value, "i": step, "counts": changed})
+def _run_packed(lib: PalaceLibrary, observer: str, request: PlayRequest, results: Results) -> None:
+    """The whole game in one call into the C observer; one frame back with every frame packed."""
+    from grader.games.palace.c_observer import CAPACITY, OUTCOMES, request_words  # noqa: PLC0415
 
-    observe(0)
-    asks: dict[int, list[AskEntry]] = {int(step): list(entries) for step, entries in request.get("ask") or []}
-    by_index: Callable[[int], CardLike | None] | None = None
-    found: dict[int, CardLike] = {}
-    if asks or request.get("blind_cards") or any(ref.ident is not None for spec in specs for ref in spec.cards):
-        needs = ("getFaceDownCard", "getDiscardPileCard", "drawPileSize", "getDeckCard", "playerCardCount",
-                 "getHandCard")
-        found = deck_map(game, setup, trace) if all(lib.has(f) for f in needs) else {}
-        by_index = found.get
-
-    def ask(step: int) -> None:
-        if step in asks:
-            answers = [answer(game, entry, size, found, setup.n_players, trace, k)
-                       for k, entry in enumerate(asks[step])]
-            send({"t": Event.ASKED.value, "i": step, "answers": answers, "obs": observer.observe()})
-
-    blind_cards = {int(i): int(index) for i, index in request.get("blind_cards") or []}
-    ask(0)
-    for i, spec in enumerate(specs):
-        move = resolve(game, spec, size, by_index, trace, i)
-        if move is not None and i in blind_cards:
-            move = _blind_by_card(game, move, found.get(blind_cards[i]), size, trace, i)
-        if move is None:
-            send({"t": Event.NO_CARD.value, "i": i})
-            return
-        trace(CHECK_MOVE, CALL_IDS["isValidMove"], i, 0)
-        if not game.is_valid_move(move):
-            send({"t": Event.REFUSED.value, "i": i})
-            return
-        trace(PLAY_MOVE, CALL_IDS["playMove"], i, 0)
-        game.play_move(move)
-        send({"t": Event.MOVED.value, "i": i})
-        results.step = i + 1
-        observe(i + 1)
-        ask(i + 1)
-    if request.get("destroy", True) and hasattr(game, "destroy_game"):
-        trace(DESTROY_GAME, CALL_IDS["destroyGame"], 0, 0)
-        game.destroy_game()
-    send({"t": Event.DONE.value})
+    outcome, data = lib.play_packed(observer, request_words(request), results.call_slot(), CAPACITY)
+    results.send({"t": Event.PACKED.value, "outcome": OUTCOMES.get(outcome, "?"),
+                  "data": base64.b64encode(data).decode("ascii")})

@@ -25,23 +25,42 @@ A probe scenario (``probe = "C9"``, §4.3) passes when the library follows one o
 in every block; the readings it follows are kept (``PalaceSession.probed``) for the random games, which
 hold a submission to the reading it follows.  Mixing readings fails the probe: following none of them in
 one probe, or following one another probe of the same ruling excluded.
+
+Every game is first played by the C observer (``c_observer``: the whole game in one native call, one packed
+frame back).  When its packed frames are, byte for byte, the reference's under readings the submission is held to
+(``held_readings``; the reference's packed with the job's own code, ``reference_frames``, and cached by request and
+readings), the library sent exactly the reference's frames: the run holds those (``GameRun.agreed``) and nothing
+is played again.  Anything else -- a difference, a crash, a hang, a malformed blob -- is played again by the
+Python job, whose frames give the verdict and the message as they always did.
 """
 
 from __future__ import annotations
 
+import base64
+import functools
+import hashlib
+import subprocess
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence, cast
 
+import orjson
+
+import reference.palace
+from grader.core.cache import cached, key_of, source_version
 from grader.core.classify import classify
 from grader.core.limits import Limits
 from grader.core.replay import call_in_progress
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.run_report import RunReport
+from grader.core.sandbox import library_path_inside
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.palace import explain
+from grader.games.palace.c_observer import install as install_observer
 from grader.games.palace.compare import (
     Mismatch,
     asserts,
@@ -55,9 +74,11 @@ from grader.games.palace.compare import (
 )
 from grader.games.palace.frames import ASK, INDEX_RANGES, OVER, RECHECK, AskedMove, AskEntry, Event, max_frames
 from grader.games.palace.interface import API_FUNCTIONS
+from grader.games.palace.observations import pack_frames
 from grader.games.palace.observe import describe_call
+from grader.games.palace.playing import PlayedGame, play_game
 from grader.games.palace.scenarios import Expect, Malformed, Scenario
-from reference.palace import SWITCHES, Action, MoveSpec, Setup, format_moves
+from reference.palace import SWITCHES, Action, Game, MoveSpec, Readings, Setup, format_moves
 
 if TYPE_CHECKING:
     from grader.core.build import BuildResult
@@ -68,6 +89,10 @@ if TYPE_CHECKING:
 GAME_ERRORS = {"null_game": (Verdict.WRONG, "newGame() returned NULL for a valid deck (rules-palace.md §1.3).")}
 OVER_TAGS = frozenset(e.value for e in OVER)
 STOP_TAGS = (Event.REFUSED.value, Event.NO_CARD.value)
+# Readings a native run is compared under, at most: where the probes could not tell (a stub, a wrong deal) every
+# combination is held (24), and the reference's packed run of each costs seconds; the full run judges the rest.
+HELD_TRIED = 4
+MISSES = 8  # games in a row the C observer saw differ, after which it tries one game in MISSES only
 # A test whose rule a departure owned elsewhere hid keeps its marks for now: Palace does not judge around
 # a departure yet (Final Card-Down does, and earns only what was seen); issue 35 brings it here.
 EXCUSED = 1.0
@@ -77,15 +102,62 @@ __all__ = ["Asks", "GameRun", "PalaceSession", "Probed", "ask_entry", "call_word
 
 
 # ---- one game on the library --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class GameRun:
-    """One game played on the submission: how the run ended, and what the child sent."""
+Frames = Sequence[Mapping[str, object]]
 
-    report: RunReport
-    steps: list[object]  # the observation after newGame and after each move made (the student's JSON)
-    asked: dict[int, Mapping[str, object]]  # step -> the "asked" frame of that step
-    events: list[Mapping[str, object]]  # moved, refused, no_card, done, error
-    rechecked: dict[int, object]  # step -> the counters the battery's isValidMove calls changed (C46)
+
+class GameRun:
+    """One game played on the submission: how the run ended, and what the child sent.
+
+    A game the C observer saw send exactly the reference's frames under some readings (``agreed``) holds those
+    frames instead -- the same JSON the Python job would have sent -- made only when first read (``frames``: a
+    callable then); how it ended (``events``) is known at once."""
+
+    def __init__(self, report: RunReport, frames: Frames | Callable[[], Frames], *, agreed: Readings | None = None,
+                 events: list[Mapping[str, object]] | None = None) -> None:
+        self.report = report
+        self.agreed = agreed
+        self._frames = frames
+        self._events = events
+
+    @cached_property
+    def _parsed(self) -> tuple[list[object], dict[int, Mapping[str, object]], list[Mapping[str, object]],
+                               dict[int, object]]:
+        steps: list[object] = []
+        asked: dict[int, Mapping[str, object]] = {}
+        rechecked: dict[int, object] = {}
+        events: list[Mapping[str, object]] = []
+        for f in self._frames() if callable(self._frames) else self._frames:
+            i = f.get("i")
+            step = i if isinstance(i, int) and not isinstance(i, bool) else -1
+            if f["t"] == Event.OBS.value:
+                steps.append(f.get("obs"))
+            elif f["t"] == Event.ASKED.value:
+                asked.setdefault(step, f)
+            elif f["t"] == Event.RECHECK.value:
+                rechecked.setdefault(step, f.get("counts"))
+            else:
+                events.append(f)
+        return steps, asked, events, rechecked
+
+    @property
+    def steps(self) -> list[object]:
+        """The observation after newGame and after each move made (the student's JSON)."""
+        return self._parsed[0]
+
+    @property
+    def asked(self) -> dict[int, Mapping[str, object]]:
+        """Step -> the "asked" frame of that step."""
+        return self._parsed[1]
+
+    @property
+    def events(self) -> list[Mapping[str, object]]:
+        """Moved, refused, no_card, done, error."""
+        return self._events if self._events is not None else self._parsed[2]
+
+    @property
+    def rechecked(self) -> dict[int, object]:
+        """Step -> the counters the battery's isValidMove calls changed (C46)."""
+        return self._parsed[3]
 
     @property
     def over(self) -> bool:
@@ -101,34 +173,34 @@ class GameRun:
         return None
 
 
-def play(client: WorkerClient, setup: Setup, moves: Sequence[MoveSpec], *, limits: Limits,
-         asks: Sequence[tuple[int, list[AskEntry]]] = (), blind_cards: Sequence[tuple[int, int]] = (),
-         destroy: bool = False, battery: bool = True, recheck: bool = False) -> GameRun:
-    """Play ``moves`` on a fresh game in a fresh child (``grader.games.palace.play``; see its request keys)."""
+def play_request(setup: Setup, moves: Sequence[MoveSpec], *, asks: Sequence[tuple[int, list[AskEntry]]] = (),
+                 blind_cards: Sequence[tuple[int, int]] = (), destroy: bool = False, battery: bool = True,
+                 recheck: bool = False) -> dict[str, object]:
+    """The ``play`` job's request (see its module's docstring), as JSON data."""
     request: dict[str, object] = {"setup": str(setup), "moves": [str(m) for m in moves], "destroy": destroy,
                                   "battery": battery, "recheck": recheck}
     if asks:
         request["ask"] = [[step, entries] for step, entries in asks]
     if blind_cards:
         request["blind_cards"] = [list(b) for b in blind_cards]
-    frames = max_frames(len(moves)) + len(asks) + (len(moves) + 1 if recheck else 0)
-    report = client.run(request, limits, frames)
-    steps: list[object] = []
-    asked: dict[int, Mapping[str, object]] = {}
-    rechecked: dict[int, object] = {}
-    events: list[Mapping[str, object]] = []
-    for f in report.frames:
-        i = f.get("i")
-        step = i if isinstance(i, int) and not isinstance(i, bool) else -1
-        if f["t"] == Event.OBS.value:
-            steps.append(f.get("obs"))
-        elif f["t"] == Event.ASKED.value:
-            asked.setdefault(step, f)
-        elif f["t"] == Event.RECHECK.value:
-            rechecked.setdefault(step, f.get("counts"))
-        else:
-            events.append(f)
-    return GameRun(report, steps, asked, events, rechecked)
+    return request
+
+
+def frame_budget(request: Mapping[str, object]) -> int:
+    """The most frames the job sends for this request."""
+    moves = len(cast("Sequence[object]", request["moves"]))
+    return max_frames(moves) + len(cast("Sequence[object]", request.get("ask") or ())) + (
+        moves + 1 if request.get("recheck") else 0)
+
+
+def play(client: WorkerClient, setup: Setup, moves: Sequence[MoveSpec], *, limits: Limits,
+         asks: Sequence[tuple[int, list[AskEntry]]] = (), blind_cards: Sequence[tuple[int, int]] = (),
+         destroy: bool = False, battery: bool = True, recheck: bool = False) -> GameRun:
+    """Play ``moves`` on a fresh game in a fresh child (``grader.games.palace.play``; see its request keys)."""
+    request = play_request(setup, moves, asks=asks, blind_cards=blind_cards, destroy=destroy, battery=battery,
+                           recheck=recheck)
+    report = client.run(request, limits, frame_budget(request))
+    return GameRun(report, report.frames)
 
 
 def judge_run(run: GameRun) -> tuple[Verdict, str] | None:
@@ -203,6 +275,107 @@ class Asks:
         return {label: got[k] for k, (label, _e) in enumerate(self.by_step.get(step, [])) if k < len(got)}
 
 
+# ---- the packed fast path -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReferenceRun:
+    """The reference's game of a request under some readings, as the C observer would send it for a library that
+    does what the reference does: the digest of its packed frames (None: no packed form), and how it ended."""
+
+    digest: str | None
+    made: int  # moves made
+    end: tuple[str, int]  # the last frame: ("done", -1), ("refused", i) or ("no_card", i)
+
+    def events(self) -> list[Mapping[str, object]]:
+        """The frames of ``GameRun.events`` this run sent."""
+        tag, i = self.end
+        last: dict[str, object] = {"t": tag, "i": i} if i >= 0 else {"t": tag}
+        return [*({"t": Event.MOVED.value, "i": k} for k in range(self.made)), last]
+
+
+def reference_frames(request: Mapping[str, object], readings: Readings) -> list[dict[str, object]]:
+    """The frames the job sends for ``request`` when the library is the reference under ``readings`` (the very
+    ``play_game`` the child runs), as plain JSON, as frames arrive."""
+    setup = Setup.parse(str(request["setup"]))
+    sent: list[dict[str, object]] = []
+    game = Game(setup, readings)
+    play_game(cast("PlayedGame", game), setup, request, sent.append, _no_trace, _no_step)
+    return cast("list[dict[str, object]]", orjson.loads(orjson.dumps(sent)))
+
+
+def _no_trace(_probe: int, _call: int, _a: int, _b: int) -> None:
+    return None
+
+
+def _no_step(_step: int) -> None:
+    return None
+
+
+_RECENT: OrderedDict[str, list[dict[str, object]]] = OrderedDict()  # the last reference runs' frames, by key
+_RECENT_RUNS = 4  # a game's frames are read right after its run is compared, if at all
+
+
+def _reference_run(key: str, request: Mapping[str, object], readings: Readings) -> ReferenceRun:
+    try:
+        frames = reference_frames(request, readings)
+        n_players = Setup.parse(str(request["setup"])).n_players
+        digest = hashlib.sha256(pack_frames(frames, n_players, bool(request.get("battery", True)))).hexdigest()
+    except Exception:  # noqa: BLE001 - the reference cannot play it as asked: no packed form, the full run judges
+        return ReferenceRun(None, 0, ("", -1))
+    _RECENT[key] = frames
+    while len(_RECENT) > _RECENT_RUNS:
+        _RECENT.popitem(last=False)
+    last = frames[-1] if frames else {}
+    i = last.get("i")
+    return ReferenceRun(digest, sum(f["t"] == Event.MOVED.value for f in frames),
+                        (str(last.get("t")), i if isinstance(i, int) and last.get("t") in STOP_TAGS else -1))
+
+
+@functools.cache
+def _trace_version() -> str:
+    """The version of everything a reference run follows from: the rules and the Palace job's code."""
+    here = Path(__file__).resolve().parent
+    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"),
+                           *(here / name for name in ("play.py", "observe.py", "observations.py", "frames.py"))])
+
+
+def _run_key(request: Mapping[str, object], readings: Readings) -> str:
+    return key_of(_trace_version(), "palace", request, sorted(readings.by_ruling().items()))
+
+
+def cached_reference_run(request: Mapping[str, object], readings: Readings) -> ReferenceRun:
+    """``ReferenceRun`` of a request, computed once per version for every submission (``grader.core.cache``)."""
+    key = _run_key(request, readings)
+    return cached("palace-packed", key, lambda: _reference_run(key, request, readings),
+                  lambda r: {"digest": r.digest, "made": r.made, "end": list(r.end)},
+                  lambda d: ReferenceRun(d["digest"] if d["digest"] is None else str(d["digest"]), int(d["made"]),
+                                         (str(d["end"][0]), int(d["end"][1]))))
+
+
+def agreed_frames(request: Mapping[str, object], readings: Readings) -> list[dict[str, object]]:
+    """The frames of a game that agreed with the reference under ``readings``: the reference's (kept from its
+    run when it was just computed)."""
+    return _RECENT.get(_run_key(request, readings)) or reference_frames(request, readings)
+
+
+def _observer_beside(lib_dir: Path) -> str:
+    """The C observer installed beside a built library, as the sandbox sees it; "" when it cannot be built (a
+    grader fault that costs only time: every game then takes the full run)."""
+    try:
+        return library_path_inside(install_observer(lib_dir))
+    except (RuntimeError, OSError, subprocess.SubprocessError):
+        return ""
+
+
+def _decoded(data: object) -> bytes | None:
+    """The packed frames a worker sent (student-controlled: anything but base64 text is no answer)."""
+    if not isinstance(data, str):
+        return None
+    try:
+        return base64.b64decode(data, validate=True)
+    except ValueError:
+        return None
+
+
 # ---- the session ---------------------------------------------------------------------------------------------
 @dataclass
 class Probed:
@@ -224,6 +397,18 @@ class PalaceSession(SubmissionSession):
         # test id -> what each of its failures shows, and the rules of that (``mismatch_cause``): a failure
         # another test shows too is charged once (``stages.charge_once``)
         self.causes: dict[str, list[tuple[str, frozenset[str]]]] = {}
+        # The C observer beside the library (a submission with every API function): a game whose packed frames
+        # equal the reference's under readings the submission is held to is accepted from one native run; any
+        # other is played again the whole way by the Python job, which gives its verdict (``_agreed_run``).
+        self.observer = (_observer_beside(self.build.library.parent)
+                         if self.client is not None and self.build.library is not None and not self.build.missing
+                         else "")
+        # The last game crashed, hung or ran out of memory: the next goes straight to the full run (a native run
+        # would most likely meet the same trouble and be repeated).
+        self.troubled_last = False
+        # Games in a row the C observer did not see agree: after MISSES of them only one game in MISSES tries it
+        # (a library that differs everywhere is not played twice every time).
+        self.misses = 0
 
     @classmethod
     def open(cls, folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
@@ -241,15 +426,51 @@ class PalaceSession(SubmissionSession):
         later ones); ``WorkerLost`` when the sandbox stopped answering."""
         assert self.client is not None
         try:
+            if self.observer and not self.troubled_last and (self.misses < MISSES or self.misses % MISSES == 0):
+                agreed = self._agreed_run(play_request(setup, moves, asks=asks, blind_cards=blind_cards,
+                                                       destroy=destroy, battery=battery, recheck=recheck))
+                if agreed is not None:
+                    self.misses = 0
+                    return agreed
+            self.misses += 1
             run = play(self.client, setup, moves, limits=self.limits, asks=asks, blind_cards=blind_cards,
                        destroy=destroy, battery=battery, recheck=recheck)
         except WorkerLost:
             self._count_timeout()  # a lost worker cost a full wall limit too
             raise
         trouble = judge_run(run)
+        self.troubled_last = trouble is not None
         if trouble is not None and trouble[0] is Verdict.TIMED_OUT:
             self._count_timeout()
         return run
+
+    def held_readings(self) -> list[Readings]:
+        """The combinations of readings a game is held to now (the probes' findings so far), in the order the
+        random games list them (their first is the one they observe)."""
+        found = self.readings_found()
+        return [r for r in Readings.every() if all(r.of(ruling) in found[ruling] for ruling in SWITCHES)]
+
+    def _agreed_run(self, request: dict[str, object]) -> GameRun | None:
+        """The game played by the C observer: a ``GameRun`` when its packed frames are the reference's under a
+        reading it is held to (the frames the Python job would send are then the reference's); None for anything
+        else -- different, crashed, hung, malformed -- and the full run judges it.  A hang here is not counted: the
+        full run meets it again, under the limits of today."""
+        assert self.client is not None
+        report = self.client.run({**request, "observer": self.observer}, self.limits, frame_budget(request))
+        packed = [f for f in report.frames if f.get("t") == Event.PACKED.value]
+        if len(packed) != 1 or packed[0].get("outcome") != "finished" \
+                or classify(report, over=True, errors=GAME_ERRORS) is not None:
+            return None
+        data = _decoded(packed[0].get("data"))
+        if data is None:
+            return None
+        digest = hashlib.sha256(data).hexdigest()
+        for readings in self.held_readings()[:HELD_TRIED]:
+            ref = cached_reference_run(request, readings)
+            if ref.digest == digest:
+                return GameRun(report, functools.partial(agreed_frames, request, readings), agreed=readings,
+                               events=ref.events())
+        return None
 
     def lost(self, base: TestResult, lost: WorkerLost, start: float) -> TestResult:
         base.verdict = Verdict.WORKER_LOST

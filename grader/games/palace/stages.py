@@ -1,4 +1,12 @@
-"""Palace's stages after the scenarios: the probes of the LENIENT (switch) rulings, then random games.
+"""Palace's stages after the scenarios: one bug one deduction and marks by evidence among the scenarios, the
+probes of the LENIENT (switch) rulings, the random games, the memory stage.
+
+Scenarios.  ``charge_once``: what a failure shows costs marks in one group only (see its docstring).
+``by_evidence``: a scenario earns only where its rule was seen to hold -- one that another test's difference
+hid (the game went another way before its check, what it found wrong is other rules' business, or it failed on
+what another group is charged for) is NOT_SHOWN, neither charged nor paid: it earns the share of its checks
+seen to hold before that (a game that went another way at newGame shows none).  So a library that does nothing
+earns nothing, and a bug costs once, in its own tests.
 
 Probes (rules-palace.md §4.3).  The probe scenarios (``probe = "C9"`` ...) have run with the others; the
 readings each showed are in ``session.probed``.  The stage adds its own short probes (``CODE_PROBES``:
@@ -7,26 +15,9 @@ each switch, keeps the readings every conclusive probe allows.  A probe the libr
 of says nothing (it is inconclusive, or the probe scenario already failed): the submission is then held
 to nothing for that switch.
 
-Random games.  ``games`` seeded setups from ``ENGINE.random_deck`` (2-5 players, every option, one or two
-decks); the moves are chosen on the reference configured with the readings found -- one reference game
-per combination of the readings still open, a move being taken only when every one of them allows it
-and ends in the same state (so a switch the probes could not settle never decides a move) -- playing
-preferred 4:1 over taking the pile, at most ``MAX_MOVES`` moves.  Each game is played on the library in
-the worker (destroyGame is left to the memory stage), and every step's observation is compared with the
-reference's by the same ``Observer``, once what a missing function cannot show is left out (``_judged``:
-the build's API test judges it) and the freedoms the rules leave are put aside (``comparable``): the
-orders of C37 (hands, rows, burnt cards, the cards of one set on the pile), face-down positions once a
-seat has turned a card (C38: a blind move names its card, ``blind_cards``), the C13 answer on an empty
-pile, the C29 value of a lone mirror three, what follows the end (C39, C42), and the answers the open
-switches leave open.
-
-One test, ``random_games/agree_with_the_reference``: it passes when every game agrees at every step; a
-failure shows the game that differs soonest, cut after the first difference.  When a scenario already
-failed on the same thing (the same cause, ``compare.mismatch_cause``) or on the rules of that difference
-(``focus.effect_owners`` / ``validity_owners``), it costs nothing more (``charged_to``).
-
-Before all that, ``charge_once``: one bug, one deduction among the scenarios too -- what a failure shows
-costs marks in one group only (see its docstring).
+Random games (``grader.games.palace.random_games``): one test per rule family (``grader.games.palace.families``),
+``random/<family>``, under the readings found; a family a scenario already failed on (``scenario_charges``) is
+judged around there, not charged twice.
 
 The memory stage is Palace's ``memcheck`` (every scenario replayed under the sanitizers); marking.toml gives
 it no marks by default.
@@ -34,69 +25,33 @@ it no marks by default.
 
 from __future__ import annotations
 
-import functools
-import itertools
-import random
-import re
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Mapping, Sequence, cast
-
-import orjson
+from typing import Callable, Iterable, Iterator, Sequence, cast
 
 from grader.core.config import MarkingConfig
 from grader.core.grade import guarded_many
-from grader.core.results import DifferenceRow, TestResult, Verdict
+from grader.core.results import TestResult, Verdict
 from grader.core.worker_client import WorkerLost
-from grader.games.palace.compare import (
-    CALLS,
-    after_words,
-    changed_words,
-    differing,
-    lenient_keys,
-    moves_text,
-    state_view,
-    value_words,
-)
-from grader.games.palace.engine import ENGINE, spec_of
-from grader.games.palace.explain import where
-from grader.games.palace.focus import (
-    NO_CARD_CAUSE,
-    SIDE_EFFECT_RULES,
-    ask_relation,
-    effect_owners,
-    sort_rules,
-    state_cause,
-    validity_owners,
-)
+from grader.games.palace import explain
+from grader.games.palace.compare import differing, state_view
+from grader.games.palace.families import CRASHES, family_of
 from grader.games.palace.frames import AskEntry
-from grader.games.palace.observe import MISSING, Observation, Observer
+from grader.games.palace.random_games import GROUP, RandomGame, random_game, run_random_games, test_id
 from grader.games.palace.scenarios import Scenario
-from grader.games.palace.session import GameRun, PalaceSession, Probed, ask_entry, judge_run, stopped_row
+from grader.games.palace.session import PalaceSession, Probed, ask_entry, judge_run
 from reference.palace import (
-    REFERENCE,
     SWITCHES,
-    Action,
     Game,
     GameError,
     MoveSpec,
-    Phase,
-    PlayerMove,
     Readings,
     Setup,
-    format_moves,
     parse_moves,
-    switch_matters_now,
 )
 
-SEED = 20040  # the grading profile: the same games for every submission
-MAX_MOVES = 600  # a random game is stopped after this many moves (C34: "stopped", never a verdict)
-PLAY_BIAS = 0.8  # 4:1 for playing over taking the pile, when both are possible
-TEST_ID = "random_games/agree_with_the_reference"
-TEST_RULES = ("P1", "P5", "P6", "P8", "P9", "P13", "P14", "P15", "P16")
-
-__all__ = ["CODE_PROBES", "CodeProbe", "RandomGame", "comparable", "detect", "later_stages", "random_game",
-           "run_code_probes", "run_random_games"]
+__all__ = ["CODE_PROBES", "CodeProbe", "RandomGame", "by_evidence", "charge_once", "detect", "later_stages",
+           "random_game", "run_code_probes", "scenario_charges"]
 
 
 # ---- probes of the switch rulings (§4.3) --------------------------------------------------------------
@@ -195,435 +150,7 @@ def run_code_probes(session: PalaceSession) -> list[Probed]:
     return found
 
 
-# ---- random games -----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Step:
-    """What the reference shows after one move, and what the comparison leaves open there."""
-
-    obs: Observation  # the reference's observation (plain JSON, as a frame arrives)
-    segments: tuple[int, ...]  # the pile, top first, in runs of cards put down by one move (C37)
-    turned: frozenset[int]  # seats that have turned a face-down card (C38: positions renumbered)
-    skip: frozenset[str]  # state the rules leave open here (``compare.lenient_keys``)
-    open_labels: frozenset[str]  # isValidMove answers the readings still open leave open
-    over: bool
-    empty_pile: bool
-
-
-@dataclass(frozen=True)
-class RandomGame:
-    index: int
-    setup: Setup
-    moves: tuple[MoveSpec, ...]
-    blind_cards: tuple[tuple[int, int], ...]  # (move, deck index of the card it turns)
-    steps: tuple[Step, ...]
-    readings: tuple[Readings, ...]
-
-    def __repr__(self) -> str:
-        return f"RandomGame({self.index}: {self.setup.n_players}p, {len(self.moves)} moves)"
-
-
-def _segments(game: Game, placed: dict[int, int]) -> tuple[int, ...]:
-    out: list[int] = []
-    last = None
-    for c in game.pile():
-        mark = placed.get(c.ident, -1)
-        if out and mark == last:
-            out[-1] += 1
-        else:
-            out.append(1)
-        last = mark
-    return tuple(out)
-
-
-def _plain(obs: Observation) -> Observation:
-    return orjson.loads(orjson.dumps(obs))
-
-
-def _safe(games: list[Game], move: PlayerMove) -> bool:
-    """Is ``move`` (a PlayerMove of the first game) valid in every game, ending in the same state?"""
-    if len(games) == 1:
-        return True
-    after = []
-    for g in games:
-        if not g.is_valid_move(move):
-            return False
-        copy = g.copy()
-        copy.play_move(move)
-        after.append(copy.snapshot())
-    return all(a == after[0] for a in after[1:])
-
-
-def _matters(games: list[Game], rulings: Sequence[str]) -> bool:
-    return any(switch_matters_now(r, games[0]) for r in rulings)
-
-
-@functools.lru_cache(maxsize=256)
-def random_game(index: int, readings: tuple[Readings, ...]) -> RandomGame:
-    """Game ``index`` of the grading profile, its moves chosen on the reference games of ``readings`` (the
-    combinations still open; the first is the one observed)."""
-    rng = random.Random(SEED + index)
-    setup = ENGINE.random_deck(rng)
-    games = [Game(setup, r) for r in readings]
-    main = games[0]
-    open_rulings = [r for r in SWITCHES if len({rd.of(r) for rd in readings}) > 1]
-    observers = [Observer(g, setup.n_players, setup.n_cards) for g in games]
-    placed: dict[int, int] = {}
-    turned: set[int] = set()
-    moves: list[MoveSpec] = []
-    blind: list[tuple[int, int]] = []
-    steps: list[Step] = []
-
-    def observe() -> None:
-        obs = _plain(observers[0].observe())
-        open_labels: set[str] = set()
-        if len(games) > 1 and _matters(games, [r for r in open_rulings if r in ("C14", "C15")]):
-            for other in observers[1:]:
-                theirs = _plain(other.observe())
-                valid, their_valid = cast("dict[str, bool]", obs["valid"]), cast("dict[str, bool]", theirs["valid"])
-                open_labels |= {k for k, v in valid.items() if their_valid.get(k) != v}
-        open_labels |= lookalike_labels(obs)
-        pile = main.pile()
-        steps.append(Step(obs, _segments(main, placed), frozenset(turned), frozenset(lenient_keys(main)),
-                          frozenset(open_labels), main.current_phase() == Phase.GAME_OVER,
-                          main.current_phase() == Phase.PLAY_PHASE and not pile))
-
-    for o in observers[1:]:
-        o.observe()  # identities are numbered at the first observation
-    observe()
-    while len(moves) < MAX_MOVES and main.outcome() is None:
-        legal = main.legal_moves()
-        plays = [m for m in legal if m.action != Action.PICK_UP_PILE]
-        pickups = [m for m in legal if m.action == Action.PICK_UP_PILE]
-        check = len(games) > 1 and _matters(games, open_rulings)
-        move = None
-        while plays or pickups:
-            pool = plays if plays and (not pickups or rng.random() < PLAY_BIAS) else pickups
-            pick = pool.pop(rng.randrange(len(pool)))
-            if not check or _safe(games, pick):
-                move = pick
-                break
-        if move is None:
-            break  # nothing every open reading allows alike: the game stops here (never a verdict)
-        k = len(moves)
-        seat = main.current_player()
-        if move.action == Action.PLAY_FACE_DOWN:
-            turned_card = main.face_down(seat)[move.face_down_index].ident
-            blind.append((k, turned_card))
-            placed[turned_card] = k  # on the pile if it fits: a set of its own
-            turned.add(seat)
-        moves.append(spec_of(main, move))
-        for c in move.cards:
-            if c is not None:
-                placed[c.ident] = k
-        for g in games:
-            g.play_move(move)
-        observe()
-    return RandomGame(index, setup, tuple(moves), tuple(blind), tuple(steps), readings)
-
-
-def comparable(obs: object, step: Step) -> dict[str, object] | None:
-    """An observation with what the rules leave open put aside (see the module's docstring); the same
-    function is applied to the library's and to the reference's."""
-    if not isinstance(obs, dict):
-        return None
-    out = dict(obs)
-    for key in step.skip:
-        out.pop(key, None)
-    if step.over:  # C42: currentPlayer and its views are open; C32: every answer FALSE
-        for key in ("current_player", "hand", "hand_count", "out_of_range"):
-            out.pop(key, None)
-        valid = out.get("valid")
-        if isinstance(valid, dict) and not any(valid.values()):
-            out["valid"] = "all FALSE"
-    for key in ("hand", "burnt"):
-        out[key] = _by_ident(out.get(key))
-    for key in ("hands", "face_up"):
-        rows = out.get(key)
-        if isinstance(rows, list):
-            out[key] = [_by_ident(row) for row in rows]
-    rows = out.get("face_down")
-    if isinstance(rows, list):
-        out["face_down"] = [_by_ident(row) if s in step.turned else row for s, row in enumerate(rows)]
-    pile = out.get("pile")
-    if isinstance(pile, list) and sum(step.segments) == len(pile):
-        parts, at = [], 0
-        for n in step.segments:
-            parts.append(_by_ident(pile[at:at + n]))
-            at += n
-        top = out.get("top_discard")
-        if step.segments and step.segments[0] > 1 and isinstance(top, list) and top in pile[:step.segments[0]]:
-            out["top_discard"] = "a card of the top set"
-        out["pile"] = parts
-    valid = out.get("valid")
-    if isinstance(valid, dict):
-        drop = set(step.open_labels) | ({"pickup"} if step.empty_pile else set())  # C13 on an empty pile
-        out["valid"] = {_free_order(k): v for k, v in valid.items() if k not in drop}
-    return out
-
-
-def _free_order(label: str) -> str:
-    """A battery label, without the card the observer took from a pile whose order C37 leaves free (the
-    first card of the pile or of the burnt cards not like any of the mover's): both answers must be FALSE."""
-    for prefix in ("wrong-zone:pile:", "wrong-zone:burnt:"):
-        if label.startswith(prefix):
-            return prefix.rstrip(":")
-    return label
-
-
-_LABEL_CARD = re.compile(r"([2-9TJQKA][HDCS])#(\d+)")
-
-
-def lookalike_labels(obs: Mapping[str, object]) -> set[str]:
-    """Battery labels naming a card outside the mover's zone that looks like one in it: C4 leaves isValidMove
-    open there (a look-alike may stand for the held card)."""
-    valid, seat = obs.get("valid"), obs.get("current_player")
-    hands, ups = obs.get("hands"), obs.get("face_up")
-    if not (isinstance(valid, dict) and isinstance(seat, int) and isinstance(hands, list) and isinstance(ups, list)
-            and 0 <= seat < len(hands) and seat < len(ups)):
-        return set()
-    hand, up = hands[seat], ups[seat]
-    zone = hand if obs.get("phase") == int(Phase.SETUP_PHASE) or hand else up  # the observer's own rule (C16)
-    if not isinstance(zone, list):
-        return set()
-    idents = {c[2] for c in zone}
-    looks = {_card(c) for c in zone}
-    return {label for label in valid
-            if any(int(ident) not in idents and look in looks for look, ident in _LABEL_CARD.findall(label))}
-
-
-def _by_ident(cards: object) -> object:
-    if isinstance(cards, list) and all(isinstance(c, list) and len(c) == 3 for c in cards):
-        return sorted(cards, key=lambda c: (c[2], c[0], c[1]))
-    return cards
-
-
-ORDER = ("num_players", "num_cards", "rules", "phase", "current_player", "current_turn", "winner", "hand_counts",
-         "face_up_counts", "face_down_counts", "pile_size", "draw_pile_size", "burnt_count", "hands", "face_up",
-         "face_down", "pile", "top_discard", "draw_pile", "burnt", "effective_top_rank", "seven_restriction",
-         "hand_count", "hand", "out_of_range", "valid")
-
-
-@dataclass
-class Difference:
-    """The first difference of one game."""
-
-    game: RandomGame
-    step: int
-    key: str
-    what: str
-    expected: str
-    got: str
-    owners: frozenset[str] = frozenset()
-    verdict: Verdict = Verdict.WRONG
-    cause: str = ""  # what it shows, in the words of ``compare.mismatch_cause``
-    row: DifferenceRow | None = None  # a game the library stopped in: the call in progress, for the replay
-
-
-def _card(c: list[int]) -> str:
-    from grader.games.palace.observe import look  # noqa: PLC0415
-
-    try:
-        return look(c[0], c[1])
-    except (TypeError, ValueError):
-        return repr(c)
-
-
-def _reference_at(game: RandomGame, step: int) -> tuple[Game | None, PlayerMove | None, Game]:
-    """The reference before the move that led to ``step``, that move, and the reference after it."""
-    g = Game(game.setup, game.readings[0])
-    before, move = None, None
-    for k, spec in enumerate(game.moves[:step]):
-        if k == step - 1:
-            before = g.copy()
-            move = g.resolve(spec)
-        g.play_move(g.resolve(spec))
-    return before, move, g
-
-
-def first_difference(game: RandomGame, run: GameRun) -> Difference | None:
-    """Where the library's game first differs from the reference's (None: every step agrees)."""
-    trouble = judge_run(run)
-    for k, step in enumerate(game.steps):
-        if k >= len(run.steps):
-            break
-        mine, theirs = _judged(comparable(run.steps[k], step), comparable(step.obs, step))
-        changed = run.rechecked.get(k)
-        side_effects = isinstance(changed, dict) and changed
-        if mine != theirs and not (side_effects and _only_answers_differ(mine, theirs)):
-            return _difference(game, k, mine, theirs)
-        # the battery's isValidMove calls changed the game (and so, maybe, their own answers)
-        if isinstance(changed, dict) and changed:
-            return Difference(game, k, "side_effects", "the game after the grader's isValidMove() calls", "unchanged",
-                              changed_words(sorted(changed)), SIDE_EFFECT_RULES,
-                              cause="isValidMove changed the game")
-    if trouble is not None:
-        return Difference(game, max(0, len(run.steps) - 1), "trouble", "your code", "to keep running",
-                          f"{trouble[1]}\n{where(game.setup, game.moves, run, run.report.call)}", frozenset(),
-                          trouble[0], row=stopped_row(run, trouble[0], game.moves))
-    stop = run.stop()
-    if stop is not None and 0 <= stop[1] < len(game.moves):
-        k = stop[1]
-        _before, _move, ref = _reference_at(game, k)
-        move = ref.resolve(game.moves[k])
-        refused = stop[0] == "refused"
-        return Difference(game, k, "valid", f"isValidMove({game.moves[k]})", "TRUE",
-                          "FALSE" if refused else "its cards are not in the mover's zone",
-                          validity_owners(ref, move) | (frozenset() if refused else frozenset({"C4", "C16"})),
-                          cause=ask_relation(ref, move, True)[0] if refused else NO_CARD_CAUSE)
-    if len(run.steps) < len(game.steps):
-        return Difference(game, len(run.steps), "trouble", "your code", "to keep running", "the game stopped early",
-                          frozenset(), Verdict.PROTOCOL)
-    return None
-
-
-Comparable = dict[str, object] | None  # an observation as ``comparable`` leaves it
-
-
-def _judged(mine: Comparable, theirs: Comparable) -> tuple[Comparable, Comparable]:
-    """Leave out what the library cannot show because it lacks the function: the build's API test judges that."""
-    if not (isinstance(mine, dict) and isinstance(theirs, dict)):
-        return mine, theirs
-    theirs = dict(theirs)
-    for key, value in mine.items():
-        other = theirs.get(key)
-        if value == MISSING:
-            theirs[key] = MISSING
-        elif isinstance(value, dict) and isinstance(other, dict):  # out_of_range: a getter each
-            theirs[key] = {k: MISSING if v == MISSING else other.get(k) for k, v in value.items()} | \
-                {k: v for k, v in other.items() if k not in value}
-        elif isinstance(value, list) and isinstance(other, list) and len(value) == len(other):
-            theirs[key] = [MISSING if v == MISSING else t for v, t in zip(value, other)]  # per seat
-    return mine, theirs
-
-
-def _only_answers_differ(mine: object, theirs: object) -> bool:
-    return isinstance(mine, dict) and isinstance(theirs, dict) and \
-        {k: v for k, v in mine.items() if k != "valid"} == {k: v for k, v in theirs.items() if k != "valid"}
-
-
-def _difference(game: RandomGame, k: int, mine: Comparable, theirs: Comparable) -> Difference:
-    if mine is None:
-        return Difference(game, k, "phase", "the game", "a readable game", "nothing readable")
-    assert theirs is not None  # the reference's observation is always readable
-    keys = [key for key in ORDER if mine.get(key) != theirs.get(key)]
-    keys += sorted(key for key in set(mine) | set(theirs) if key not in ORDER and mine.get(key) != theirs.get(key))
-    key = keys[0]
-    before, move, ref = _reference_at(game, k)
-    a, b = mine.get(key), theirs.get(key)
-    if key == "valid" and isinstance(a, dict) and isinstance(b, dict):
-        label = next(lb for lb in list(b) + list(a) if a.get(lb) != b.get(lb))
-        candidates = dict(_candidates(game, k))
-        owners = validity_owners(ref, candidates[label]) if label in candidates else frozenset({"C40"})
-        cause = ask_relation(ref, candidates[label], bool(b.get(label)))[0] if label in candidates else label
-        return Difference(game, k, "valid", f"isValidMove({label})", value_words("valid", b.get(label, "not asked")),
-                          value_words("valid", a.get(label, "not asked")), owners, cause=cause)
-    if key in ("out_of_range",):
-        owners = frozenset({"C43"})
-    elif key in ("hand", "hand_count"):
-        owners = frozenset({"C4", "C43"}) | effect_owners(before, move, ref, "hands")
-    elif key in ("num_players", "num_cards", "rules"):
-        owners = frozenset({"C2", "P2"})
-    else:
-        owners = effect_owners(before, move, ref, "pile" if key == "top_discard" else key)
-    return Difference(game, k, key, CALLS.get(key, key), value_words(key, theirs.get(key)),
-                      value_words(key, mine.get(key)), owners, cause=state_cause(before, move, ref))
-
-
-def _candidates(game: RandomGame, k: int) -> list[tuple[str, PlayerMove]]:
-    """The reference's battery at step k: label -> move (to ask the reference why it answers as it does)."""
-    g = Game(game.setup, game.readings[0])
-    observer = Observer(g, game.setup.n_players, game.setup.n_cards)
-    observer.observe()
-    for spec in game.moves[:k]:
-        g.play_move(g.resolve(spec))
-    return observer.candidates(observer.observe())
-
-
-def variant_readings(found: dict[str, frozenset[str]]) -> tuple[Readings, ...]:
-    """Every combination of the readings found (each switch's readings in the order SWITCHES lists them)."""
-    choices = [[r for r in SWITCHES[ruling][1] if r in found[ruling]] for ruling in SWITCHES]
-    return tuple(REFERENCE.with_(**dict(zip(SWITCHES, combo))) for combo in itertools.product(*choices))
-
-
-def run_random_games(session: PalaceSession, n_games: int, found: dict[str, frozenset[str]]) -> list[TestResult]:
-    """The random games stage: one test (see the module's docstring)."""
-    readings = variant_readings(found)
-    base = TestResult(TEST_ID, "random_games", TEST_RULES, 1.0, Verdict.NOT_RUN, kind="random")
-    if session.client is None:
-        base.message = "Not run: the submission did not compile."
-        return [base]
-    differences: list[Difference] = []
-    played = 0
-    for index in range(n_games):
-        game = random_game(index, readings)
-        try:
-            run = session.play(game.setup, game.moves, blind_cards=game.blind_cards, recheck=True)
-        except WorkerLost as lost:
-            differences.append(Difference(game, 0, "trouble", "the sandbox", "to answer", str(lost), frozenset(),
-                                          Verdict.WORKER_LOST))
-            continue
-        played += 1
-        d = first_difference(game, run)
-        if d is not None:
-            differences.append(d)
-    held = "; ".join(f"{ruling} = {' or '.join(sorted(found[ruling]))}" for ruling in SWITCHES)
-    base.notes.append(f"Readings the random games held your code to (rules-palace.md §4.3): {held}.")
-    if not differences:
-        base.verdict = Verdict.PASSED
-        return [base]
-    d = min(differences, key=lambda x: (x.step, len(x.game.moves), x.game.index))
-    g = d.game
-    base.verdict = d.verdict
-    base.deck, base.moves = str(g.setup), format_moves(g.moves[:max(d.step, d.row["step"] if d.row else 0, 0)])
-    base.failed_after, base.failed_on = d.step, d.key
-    base.difference = d.row or {"step": d.step, "what": d.what, "expected": d.expected, "got": d.got}
-    base.rule_family = ",".join(sort_rules(d.owners))
-    if d.cause:
-        session.causes[TEST_ID] = [(d.cause, d.owners)]
-    if d.owners:
-        base.rules = tuple(sort_rules(d.owners))
-    head = (f"{len(differences)} of the {n_games} random games differ from the reference (the readings held: "
-            f"{held}). The one that differs soonest, game {g.index + 1}:\nThe game: {g.setup}\n")
-    if d.key == "trouble":
-        base.message = head + d.got
-    else:
-        base.message = (head + f"Moves up to there:\n{moves_text(g.setup, g.moves, d.step, g.readings[0])}\n"
-                        f"{after_words(d.step, first=True)}: {d.what}: expected {d.expected}, got {d.got}."
-                        + (f"\n(The rules of this: {', '.join(sort_rules(d.owners))}.)" if d.owners else ""))
-    return [base]
-
-
-# ---- the stage ----------------------------------------------------------------------------------------------
-def _timed(run: Callable[[], list[TestResult]]) -> list[TestResult]:
-    start = time.monotonic()
-    tests = run()
-    for t in tests:
-        t.seconds = (time.monotonic() - start) / max(1, len(tests))
-    return tests
-
-
-def later_stages(session: PalaceSession, config: MarkingConfig, played: Sequence[tuple[Scenario, TestResult]], *,
-                 random_games: int | None = None, memory: bool = True) -> Iterator[TestResult]:
-    """The probes (no test of their own: what they found is a note of the random games), then the random
-    games' one test, charged to a scenario that already failed on the rules of its difference; then the
-    memory stage (``grader.games.palace.memcheck``), with ``memory``."""
-    charge_once(played, getattr(session, "causes", {}))
-    n_games = config.random_games if random_games is None else random_games
-    if n_games and session.client is not None:
-        yield from _random_stage(session, played, n_games)
-    if memory:
-        from grader.games.palace.memcheck import run_memory_stage_palace  # noqa: PLC0415 - optional stage
-
-        replayable = [s for s, t in played if t.verdict not in NOT_REPLAYED]
-        not_replayed = [s.id for s, t in played if t.verdict in NOT_REPLAYED]
-        failed = [s.id for s, t in played if t.verdict.family == "fail"]
-        yield from _timed(lambda: guarded_many("memory/replays", "memory", "memory", lambda: run_memory_stage_palace(
-            session, replayable, not_replayed, failed)))
-
-
-NOT_REPLAYED = (Verdict.TIMED_OUT, Verdict.WORKER_LOST, Verdict.OUTPUT)
-
-
+# ---- one bug, one deduction; marks by evidence ------------------------------------------------------------------
 def charge_once(played: Sequence[tuple[Scenario, TestResult]],
                 causes: dict[str, list[tuple[str, frozenset[str]]]]) -> None:
     """One bug, one deduction.  What a failure shows is its cause (``compare.mismatch_cause``: the same words in
@@ -648,22 +175,92 @@ def charge_once(played: Sequence[tuple[Scenario, TestResult]],
             t.notes.append(f"Not counted again: {t.charged_to} already failed on the same thing.")
 
 
-def _random_stage(session: PalaceSession, played: Sequence[tuple[Scenario, TestResult]],
-                  n_games: int) -> Iterator[TestResult]:
-    run_code_probes(session)
+def _checks(s: Scenario) -> list[int]:
+    """The steps a scenario checks its rule at (its ``expect`` blocks, or its probe's)."""
+    afters = [e.after for e in s.expects] if s.probe is None else [b.shared.after for b in s.probe.blocks]
+    return sorted(set(afters))
+
+
+def by_evidence(played: Sequence[tuple[Scenario, TestResult]]) -> None:
+    """A scenario earns only where its rule was seen to hold.  One another test's difference hid is NOT_SHOWN and
+    earns the share of its checks that held before that: before the step its game went another way (the state
+    there is no longer its game's), up to the check whose only wrong values were other rules' business, before
+    the check that failed on what another group is charged for (``charge_once``)."""
+    for s, t in played:
+        if t.kind != "scenario" or t.failed_after is None:
+            continue
+        if t.verdict is Verdict.NOT_SHOWN:
+            last = t.failed_after - 1 if explain.WENT_ANOTHER_WAY in t.message else t.failed_after
+        elif t.verdict is Verdict.WRONG and t.charged_to:
+            t.verdict, last = Verdict.NOT_SHOWN, t.failed_after - 1
+        else:
+            continue
+        checks = _checks(s)
+        seen = sum(1 for after in checks if after <= last)
+        t.earned = round(seen / len(checks), 4) if checks else 0.0
+        t.message += explain.seen_share(seen, len(checks))
+
+
+COUNTED_FAILURES = frozenset(v for v in Verdict if v.family == "fail")
+
+
+def scenario_charges(played: Sequence[tuple[Scenario, TestResult]],
+                     causes: dict[str, list[tuple[str, frozenset[str]]]]) -> dict[str, str]:
+    """Rule family -> the first scenario test charged for a failure in it (a wrong value: the family of what it
+    showed, ``causes``, or of its own rules; a crash or a hang: ``crashes`` and its rules' family): the random
+    games judge it around."""
+    out: dict[str, str] = {}
+    for s, t in played:
+        if t.verdict not in COUNTED_FAILURES or t.charged_to:
+            continue
+        if t.verdict is Verdict.WRONG:
+            shown = [family_of(rules or s.rules) for _cause, rules in causes.get(t.id, [])] or [family_of(s.rules)]
+        else:  # a crash or a hang: in what its rules govern, as far as the random games can tell
+            shown = [CRASHES, family_of(s.rules)]
+        for family in shown:
+            out.setdefault(family, t.id)
+    return out
+
+
+# ---- the stage ----------------------------------------------------------------------------------------------
+def _timed(run: Callable[[], list[TestResult]]) -> list[TestResult]:
+    start = time.monotonic()
+    tests = run()
+    for t in tests:
+        t.seconds = (time.monotonic() - start) / max(1, len(tests))
+    return tests
+
+
+NOT_REPLAYED = (Verdict.TIMED_OUT, Verdict.WORKER_LOST, Verdict.OUTPUT)
+
+
+def later_stages(session: PalaceSession, config: MarkingConfig, played: Sequence[tuple[Scenario, TestResult]], *,
+                 random_games: int | None = None, memory: bool = True) -> Iterator[TestResult]:
+    """One charge per bug and marks by evidence among the scenarios; the probes (no test of their own: what they
+    found is a note of the random games), then the random games' tests, one a rule family; then the memory stage
+    (``grader.games.palace.memcheck``), with ``memory``."""
+    causes = getattr(session, "causes", {})
+    charge_once(played, causes)
+    # a memory error only in a failed scenario is charged there (an excused one too: it lost its marks)
+    failed = [s.id for s, t in played if t.verdict.family == "fail"]
+    by_evidence(played)
+    n_games = config.random_games if random_games is None else random_games
+    if n_games:
+        yield from _random_stage(session, played, n_games, causes)
+    if memory:
+        from grader.games.palace.memcheck import run_memory_stage_palace  # noqa: PLC0415 - optional stage
+
+        replayable = [s for s, t in played if t.verdict not in NOT_REPLAYED]
+        not_replayed = [s.id for s, t in played if t.verdict in NOT_REPLAYED]
+        yield from _timed(lambda: guarded_many("memory/replays", "memory", "memory", lambda: run_memory_stage_palace(
+            session, replayable, not_replayed, failed)))
+
+
+def _random_stage(session: PalaceSession, played: Sequence[tuple[Scenario, TestResult]], n_games: int,
+                  causes: dict[str, list[tuple[str, frozenset[str]]]]) -> list[TestResult]:
+    if session.client is not None:
+        run_code_probes(session)
     found = session.readings_found()
-    causes = session.causes
-    for t in _timed(lambda: guarded_many(TEST_ID, "random_games", "random",
-                                         lambda: run_random_games(session, n_games, found))):
-        if t.verdict.family == "fail" and t.rule_family:
-            owners = set(t.rule_family.split(","))
-            cause = next((c for c, _r in causes.get(TEST_ID, [])), None)
-            failed = [(len(owners & set(s.rules)), s_t.id) for s, s_t in played if s_t.verdict.family == "fail"]
-            same = next((s_t.id for _s, s_t in played if s_t.verdict.family == "fail"
-                         and cause in [c for c, _r in causes.get(s_t.id, [])]), None)
-            best = max(failed, key=lambda x: x[0], default=(0, None))
-            owner = same or (best[1] if best[0] else None)
-            if owner is not None:
-                t.charged_to = owner
-                t.notes.append(f"Not counted again: {owner} already failed on the rules of this difference.")
-        yield t
+    charged = scenario_charges(played, causes)
+    return _timed(lambda: guarded_many(test_id("games"), GROUP, "random",
+                                       lambda: run_random_games(session, n_games, found, charged)))

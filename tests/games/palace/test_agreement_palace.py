@@ -29,10 +29,11 @@ from grader.core.limits import Limits
 from grader.core.worker_client import WorkerClient
 from grader.games.palace import play as palace_play
 from grader.games.palace.engine import ENGINE
+from grader.games.palace.frames import max_frames
 from grader.games.palace.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
 from grader.games.palace.library import PalaceLibrary
 from grader.games.palace.observe import NULL_CARD, Observer, canonical
-from grader.games.palace.play import max_frames, resolve
+from grader.games.palace.playing import resolve
 from reference.palace import Action, Game, MoveSpec, Setup, standard_deck
 from reference.palace.cards import format_key
 

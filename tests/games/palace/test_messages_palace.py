@@ -10,10 +10,12 @@ examples, read back by the reference's own parsers.
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
+from grader.core import results
 from grader.core.grade import grade
 from grader.core.report.gradescope import gradescope_json
 from grader.core.report.html import render_html
@@ -24,7 +26,8 @@ from grader.games.palace.stages import random_game
 from reference.palace import REFERENCE, CardRef, Game, parse_cards, parse_moves
 from reference.palace.cards import parse_rules
 
-MUTANTS = Path(__file__).resolve().parents[3] / "fixtures" / "palace" / "submissions" / "mutants"
+SUBMISSIONS = Path(__file__).resolve().parents[3] / "fixtures" / "palace" / "submissions"
+MUTANTS = SUBMISSIONS / "mutants"
 GAME = get("palace")
 MOVE_LINE = re.compile(r"^\s+(\d+)\. (.*?): (\S+)$", re.M)  # "    12. seat 1: 5H" in a list of moves
 REPRS = re.compile(r"[{}]|\bTrue\b|\bFalse\b|\bNone\b|\[\d+, |\(\d+, \d+|\['|'\w+':")  # what repr() would write
@@ -65,12 +68,23 @@ def test_a_rank_failure_names_the_ranks() -> None:
         assert_in_palace_words(message)
 
 
-def test_a_long_random_game_names_the_seat_of_every_move() -> None:
-    """four_within_one_set (held to C21 = not): its random game differs after 200 moves; the message lists the
-    last 40, each with its seat."""
-    result = graded("four_within_one_set", random_games=2)
-    random = next(t for t in result.tests if t.id.startswith("random_games/"))
-    assert "C21 = not" in random.message and "earlier moves)" in random.message
+def random_failure(result: SubmissionResult) -> results.TestResult:
+    """The test of the rule family the random games charged (``random/<family>``)."""
+    return next(t for t in result.tests if t.kind == "random" and t.verdict.family == "fail")
+
+
+def test_a_long_random_game_names_the_seat_of_every_move(tmp_path: Path) -> None:
+    """The model refusing sets of more than four cards, a bug only random games see (held to C21 = counts): its
+    random game differs after 59 moves; the message lists the last 40, each with its seat."""
+    folder = tmp_path / "sets_of_five"
+    shutil.copytree(SUBMISSIONS / "model", folder)
+    source = (folder / "Palace.c").read_text()
+    assert source.count("move->numCards > MAX_SET") == 1
+    (folder / "Palace.c").write_text(source.replace("move->numCards > MAX_SET", "move->numCards > 4"))
+    result = grade(folder, game=GAME, random_games=3, memory=False, own_tests=False)
+    random = random_failure(result)
+    assert random.id == "random/beating" and "C21 = counts" in random.message
+    assert "earlier moves)" in random.message
     listed = MOVE_LINE.findall(random.message)
     assert len(listed) == 40 and all(re.fullmatch(r"seat \d", who) for _, who, _ in listed), random.message
     for message in messages(result):
@@ -78,10 +92,11 @@ def test_a_long_random_game_names_the_seat_of_every_move() -> None:
 
 
 def test_a_random_games_enum_is_named() -> None:
-    """game_continues_after_win: its random game still plays after the last card; the phase is said by name."""
-    result = graded("game_continues_after_win", random_games=2)
-    random = next(t for t in result.tests if t.id.startswith("random_games/"))
-    assert "currentPhase(): expected GAME_OVER (2), got PLAY_PHASE (1)." in random.message, random.message
+    """mirror_without_flag: its random game has a three copy the card below it without the option; the rank
+    is said by name."""
+    result = graded("mirror_without_flag", random_games=6)
+    random = random_failure(result)
+    assert "effectiveTopRank(): expected THREE (3), got TWO (2)." in random.message, random.message
     assert_in_palace_words(random.message)
 
 

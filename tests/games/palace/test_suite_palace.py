@@ -40,6 +40,7 @@ def _targets() -> Targets:
 # --- the targets and the marking configuration ----------------------------------------------------------
 
 def test_the_targets_are_the_model_the_readings_and_the_mutants_a_test_can_see() -> None:
+    before, path_before = sys.modules.get("variants"), list(sys.path)  # (another test module may have its own)
     targets = _targets()
     mutants, readings = variant_lists()
     assert targets.test_file == "testPalace.c" and targets.model.folder == SUBMISSIONS / "model"
@@ -54,7 +55,7 @@ def test_the_targets_are_the_model_the_readings_and_the_mutants_a_test_can_see()
     for target in targets.all():  # each built as a submission is: Palace.c and PalaceCard.c
         assert (target.folder / "Palace.c").is_file() and (target.folder / "PalaceCard.c").is_file(), target.name
     # the tables were read with the 2018 generator lent, and nothing of it left behind
-    assert "variants" not in sys.modules and not any("fixtures" in p for p in sys.path)
+    assert sys.modules.get("variants") is before and sys.path == path_before
 
 
 def test_the_tests_and_the_player_are_marked_apart_from_the_implementation_s_100() -> None:
