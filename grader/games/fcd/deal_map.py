@@ -13,14 +13,16 @@ has.  The tests whose own rule is the deal keep the original deck.
 
 Only a deal that is a rearrangement of the deck can be judged around this way
 (every card dealt once, the draw pile in an order the probe shows); anything
-else keeps the original deck.
+else keeps the original deck.  What every game's deal map shares (from the two maps to
+the rearranged deck) is the core's: ``grader.core.deal_map``.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Iterable, Mapping, cast
+from typing import Iterable, Mapping
 
+from grader.core.deal_map import rearranged as core_rearranged
+from grader.core.deal_map import rearrangement as core_rearrangement
 from reference import Deck
 
 # Values with no effect when turned up first (not ZERO, 2, A or D), so the probe's game starts plainly.
@@ -66,40 +68,12 @@ def places(obs: Mapping[str, object], size: int) -> dict[int, Place] | None:
     return out
 
 
-def rearrangement(reference: Mapping[int, Place], submission: Mapping[int, Place],
-                  size: int) -> list[int] | None:
-    """``order``, with ``order[r]`` the position the submission must find the card the reference has at
-    position ``r``, so each place (a hand, the first discard, the k-th draw) gets the reference's cards;
-    the positions no probe place names keep their order.  None: the same deal (nothing to rearrange), or
-    one no rearrangement can match (a place holds another number of cards)."""
-    by_place_ref: dict[Place, list[int]] = defaultdict(list)
-    by_place_sub: dict[Place, list[int]] = defaultdict(list)
-    for i, place in reference.items():
-        by_place_ref[place].append(i)
-    for i, place in submission.items():
-        by_place_sub[place].append(i)
-    named = set(by_place_ref) & set(by_place_sub)
-    order: dict[int, int] = {}
-    for place in named:
-        ref_pos, sub_pos = sorted(by_place_ref[place]), sorted(by_place_sub[place])
-        if len(ref_pos) != len(sub_pos):
-            return None
-        order.update(zip(ref_pos, sub_pos))
-    if any(p[0] != "draw" for p in set(by_place_ref) ^ set(by_place_sub)):
-        return None  # a hand or the discard named on one side only
-    rest_ref = [i for i in range(size) if i not in order]
-    rest_sub = [i for i in range(size) if i not in set(order.values())]
-    if len(rest_ref) != len(rest_sub):
-        return None
-    order.update(zip(rest_ref, rest_sub))
-    out = [order[r] for r in range(size)]
-    return None if out == list(range(size)) else out
+def rearrangement(reference: Mapping[int, Place], submission: Mapping[int, Place], size: int) -> list[int] | None:
+    """``order``, with ``order[r]`` the position the submission must find the card the reference has at position
+    ``r`` (``grader.core.deal_map``; the draw pile is read in part: its places may be named on one side only)."""
+    return core_rearrangement(reference, submission, size, partial=("draw",))
 
 
 def rearranged(deck: Deck, order: Iterable[int]) -> Deck:
     """``deck`` with the card at position ``r`` moved to ``order[r]``."""
-    keys = deck.keys
-    out: list[tuple[int, int, int] | None] = [None] * len(keys)
-    for r, s in enumerate(order):
-        out[s] = keys[r]
-    return Deck.from_keys(cast("list[tuple[int, int, int]]", out))  # every position set: ``order`` is a permutation
+    return Deck.from_keys(core_rearranged(deck.keys, list(order)))

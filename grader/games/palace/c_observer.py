@@ -75,7 +75,7 @@ DECLARATION = (f"int {ENTRY}(void *const *api, const int32_t *req, int32_t req_n
 FINISHED, OVERFLOW, NO_MEMORY, BAD_REQUEST = 0, 1, 2, 3
 OUTCOMES = {FINISHED: "finished", OVERFLOW: "overflow", NO_MEMORY: "no_memory", BAD_REQUEST: "bad_request"}
 # The request's flags, and the kinds of an asked move's card entries.
-BATTERY, RECHECKING, DESTROY, DEAL_MAP = 1, 2, 4, 8
+BATTERY, RECHECKING, DESTROY, DEAL_MAP, DEALT_AS = 1, 2, 4, 8, 16
 ENTRY_NULL, ENTRY_SAME, ENTRY_WRITTEN = 0, 1, 2
 CAPACITY = 8 << 20  # words a packed game may fill (32 MiB of address space, touched only as written)
 
@@ -570,11 +570,14 @@ EXPORT int @ENTRY@(void *const *api, const int32_t *req, int32_t req_n, int32_t 
     n_players = req[0]; n_cards = req[1];
     int32_t rules = req[2], flags = req[3], n_moves = req[4], n_asked = req[5], n_blind = req[6];
     if (n_players < 1 || n_players > MAX_PLAYERS || n_cards < 0 || n_moves < 0 || n_asked < 0 || n_blind < 0
-        || 7 + 2 * (int64_t)n_cards > req_n) return @BAD_REQUEST@;
+        || 7 + (flags & @DEALT_AS@ ? 4 : 2) * (int64_t)n_cards > req_n) return @BAD_REQUEST@;
     battery_on = flags & @BATTERY@;
     cap = n_cards;
     deck_r = req + 7; deck_s = req + 7 + n_cards;
-    const int32_t *p = req + 7 + 2 * n_cards, *end = req + req_n;
+    /* the deck newGame is given: the game's (deck_r, deck_s), or after it, the game's rearranged (dealt_as) */
+    const int32_t *given_r = flags & @DEALT_AS@ ? req + 7 + 2 * n_cards : deck_r;
+    const int32_t *given_s = flags & @DEALT_AS@ ? req + 7 + 3 * n_cards : deck_s;
+    const int32_t *p = req + 7 + (flags & @DEALT_AS@ ? 4 : 2) * n_cards, *end = req + req_n;
     const int32_t **moves = grab((size_t)n_moves, sizeof *moves);
     int32_t *blind_at = grab((size_t)n_moves, sizeof *blind_at);
     if (oom) return @NO_MEMORY@;
@@ -604,7 +607,7 @@ EXPORT int @ENTRY@(void *const *api, const int32_t *req, int32_t req_n, int32_t 
 
     rank *rs = grab((size_t)n_cards, sizeof *rs); suit *ss = grab((size_t)n_cards, sizeof *ss);
     if (oom) return @NO_MEMORY@;
-    for (int32_t i = 0; i < n_cards; i++) { rs[i] = (rank)deck_r[i]; ss[i] = (suit)deck_s[i]; }
+    for (int32_t i = 0; i < n_cards; i++) { rs[i] = (rank)given_r[i]; ss[i] = (suit)given_s[i]; }
     at(@NEW_GAME@, @CALL_newGame@, 0, 0);
     Game g = p_newGame(n_players, n_cards, rs, ss, rules);
     free(rs); free(ss);
@@ -829,6 +832,7 @@ def source() -> str:
         "TAG_DONE": str(TAG_DONE), "TAG_NULL_GAME": str(TAG_NULL_GAME), "ANSWER_NO_CARD": str(ANSWER_NO_CARD),
         "ENTRY_SAME": str(ENTRY_SAME), "ENTRY_WRITTEN": str(ENTRY_WRITTEN),
         "BATTERY": str(BATTERY), "RECHECKING": str(RECHECKING), "DESTROY": str(DESTROY), "DEAL_MAP": str(DEAL_MAP),
+        "DEALT_AS": str(DEALT_AS),
         "FINISHED": str(FINISHED), "OVERFLOW": str(OVERFLOW), "NO_MEMORY": str(NO_MEMORY),
         "BAD_REQUEST": str(BAD_REQUEST), "ENTRY": ENTRY,
         **_subs_ids(),
@@ -909,20 +913,23 @@ def _ask_words(entry: AskEntry) -> list[int]:
 
 
 def request_words(request: Mapping[str, object]) -> list[int]:
-    """A ``play`` request (setup, moves, ask, blind_cards, battery, recheck, destroy) as the C program reads it:
-    the header, the deck, each move (action, face-down index, 0, cards: rank, suit, identity or -1), the blind
-    moves' cards (move, deck index), then each asked step (step, entries: an index-ranges entry is ``1``, a move
-    ``0, action, has count, count, index, cards: kind, a, b, c``)."""
+    """A ``play`` request (setup, moves, ask, blind_cards, battery, recheck, destroy, dealt_as) as the C program
+    reads it: the header, the deck (then, with ``dealt_as``, the deck newGame is given), each move (action,
+    face-down index, 0, cards: rank, suit, identity or -1), the blind moves' cards (move, deck index), then each
+    asked step (step, entries: an index-ranges entry is ``1``, a move ``0, action, has count, count, index, cards:
+    kind, a, b, c``)."""
     setup = Setup.parse(str(request["setup"]))
     specs = [MoveSpec.parse(str(t)) for t in _seq(request.get("moves"))]
     asked = cast("Sequence[tuple[int, list[AskEntry]]]", _seq(request.get("ask")))
     asks = {int(step): list(entries) for step, entries in asked}
     blind = {int(i): int(index) for i, index in cast("Sequence[tuple[int, int]]", _seq(request.get("blind_cards")))}
     deal_map = bool(asks or blind or any(ref.ident is not None for spec in specs for ref in spec.cards))
+    given = Setup.parse(str(request["dealt_as"])) if request.get("dealt_as") else None
     flags = ((BATTERY if request.get("battery", True) else 0) | (RECHECKING if request.get("recheck", False) else 0)
-             | (DESTROY if request.get("destroy", True) else 0) | (DEAL_MAP if deal_map else 0))
+             | (DESTROY if request.get("destroy", True) else 0) | (DEAL_MAP if deal_map else 0)
+             | (DEALT_AS if given is not None else 0))
     words = [setup.n_players, setup.n_cards, setup.rules, flags, len(specs), len(asks), len(blind),
-             *setup.ranks, *setup.suits]
+             *setup.ranks, *setup.suits, *((*given.ranks, *given.suits) if given is not None else ())]
     for spec in specs:
         words += (int(spec.action), spec.face_down_index, 0, len(spec.cards))
         for ref in spec.cards:

@@ -19,8 +19,8 @@ from grader.games.palace.observe import describe_call
 from grader.games.palace.scenarios import Expect, Scenario
 from reference.palace import MoveSpec, Setup
 
-__all__ = ["WENT_ANOTHER_WAY", "crashed", "move_not_made", "others_business", "reading_followed", "readings_mixed",
-           "rule_words", "seen_share", "stopped_early", "went_another_way", "where", "wrong_values"]
+__all__ = ["WENT_ANOTHER_WAY", "crashed", "dealt_as", "move_not_made", "others_business", "reading_followed",
+           "readings_mixed", "rule_words", "seen_share", "stopped_early", "went_another_way", "where", "wrong_values"]
 
 # What says that a test's game went another way before its check (``went_another_way``), for whoever reads a
 # result back to know what it saw (``stages.by_evidence``)
@@ -35,6 +35,13 @@ class Finding(Protocol):
 
     @property
     def source(self) -> str: ...
+
+
+def dealt_as(games: str = "this test") -> str:
+    """The note of a test whose game was given a rearranged deck, because the library deals otherwise than C2."""
+    return (f"Your newGame() deals the cards in another order than the rules (C2; the deal tests judge that), so "
+            f"{games} gave your game the deck rearranged: your own deal then puts every card where the rules put "
+            f"it, and the rest of the game is judged on its own rules.")
 
 
 def where(setup: Setup, moves: Sequence[MoveSpec], run: Played, call: tuple[int, ...] | None) -> str:

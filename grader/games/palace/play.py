@@ -36,6 +36,9 @@ card is turned), k when it is not found.  ``battery`` (default true): false leav
 out of every observation (its ``valid`` is then ``"skipped"``).  ``recheck`` (default false): after each
 observation the game's counters are read again (``RECHECKED``), and when the battery's isValidMove calls
 changed them (C46) a frame ``{"t": "recheck", "i": step, "counts": ...}`` says what they are now.
+``dealt_as`` (Setup notation): the deck newGame is given instead of ``setup``'s -- ``setup``'s rearranged so the
+library's own deal puts every card where C2 puts it in ``setup`` (``grader.games.palace.deal_map``); everything
+else (the deal read by ``deck_map``, the observations' deck size) still follows ``setup``.
 Without these keys the job is as before.
 
 ``observer`` (the C observer's path, ``c_observer``): when the library has every API function, the whole game
@@ -76,8 +79,9 @@ def run(request: PlayRequest, results: Results) -> None:
         _run_packed(lib, observer, request, results)
         return
     setup = Setup.parse(request["setup"])
+    given = Setup.parse(request["dealt_as"]) if request.get("dealt_as") else setup
     trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
-    made = lib.new_game(setup.n_players, setup.ranks, setup.suits, setup.rules)
+    made = lib.new_game(given.n_players, given.ranks, given.suits, given.rules)
     if made is None:
         send({"t": Event.ERROR.value, "what": "null_game", "detail": "newGame returned NULL"})
         return

@@ -41,6 +41,7 @@ class PlayRequest(TypedDict, total=False):
     ask: list[tuple[int, list[AskEntry]]]  # [step, entries], as JSON arrays
     blind_cards: list[tuple[int, int]]  # [move, deck index], as JSON arrays
     observer: str  # the C observer's path: play the whole game through it (one ``packed`` frame)
+    dealt_as: str  # the deck newGame is given, when not ``setup``'s (``grader.games.palace.deal_map``)
 
 
 class Results(Protocol):

@@ -39,12 +39,16 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence, cast
+from pathlib import Path
+from typing import Any, Mapping, Sequence, cast
 
 import orjson
 
+import reference.palace
+from grader.core.cache import cached, key_of, source_version
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.worker_client import WorkerLost
+from grader.games.palace import explain
 from grader.games.palace.compare import (
     CALLS,
     STATE_KEYS,
@@ -161,9 +165,12 @@ def _matters(games: list[Game], rulings: Sequence[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def random_game(index: int, readings: tuple[Readings, ...]) -> RandomGame:
+def random_game(index: int, readings: tuple[Readings, ...], observed: int | None = None) -> RandomGame:
     """Game ``index`` of the grading profile, its moves chosen on the reference games of ``readings`` (the
-    combinations still open; the first is the one observed)."""
+    combinations still open; the first is the one observed).  Only its first ``observed`` steps are observed
+    (None: all of them); the others hold the families they judge and nothing else (``Step.obs`` empty): all
+    ``judge_game`` reads of a game the library played as the reference (``GameRun.agreed``), or beyond the steps
+    it played.  The moves never depend on what is observed."""
     rng = random.Random(SEED + index)
     setup = ENGINE.random_deck(rng)
     games = [Game(setup, r) for r in readings]
@@ -177,6 +184,9 @@ def random_game(index: int, readings: tuple[Readings, ...]) -> RandomGame:
     steps: list[Step] = []
 
     def observe(judges: frozenset[str] = frozenset()) -> None:
+        if observed is not None and len(steps) >= observed:
+            steps.append(Step({}, (), frozenset(), frozenset(), frozenset(), False, False, judges))
+            return
         obs = _plain(observers[0].observe())
         open_labels: set[str] = set()
         if len(games) > 1 and _matters(games, [r for r in open_rulings if r in ("C14", "C15")]):
@@ -190,7 +200,7 @@ def random_game(index: int, readings: tuple[Readings, ...]) -> RandomGame:
                           frozenset(open_labels), main.current_phase() == Phase.GAME_OVER,
                           main.current_phase() == Phase.PLAY_PHASE and not pile, judges))
 
-    for o in observers[1:]:
+    for o in observers[1:] if observed != 0 else ():
         o.observe()  # identities are numbered at the first observation
     observe()
     while len(moves) < MAX_MOVES and main.outcome() is None:
@@ -569,6 +579,30 @@ def _charge(shown: GameShown, step: int, found: Sequence[Difference], around: se
     return {d.family for d in found}
 
 
+@functools.cache
+def _plan_version() -> str:
+    here = Path(__file__).resolve().parent
+    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"),
+                           *here.glob("*.py")])  # the moves and what each step judges follow from these
+
+
+def random_plan(index: int, readings: tuple[Readings, ...]) -> RandomGame:
+    """``random_game`` without its observations, once per version for every submission (``grader.core.cache``)."""
+    key = key_of(_plan_version(), "palace-random-plan", index, [sorted(r.by_ruling().items()) for r in readings])
+
+    def encode(g: RandomGame) -> object:
+        return {"setup": str(g.setup), "moves": [str(m) for m in g.moves], "blind": [list(b) for b in g.blind_cards],
+                "judges": [sorted(s.judges) for s in g.steps]}
+
+    def decode(d: Any) -> RandomGame:
+        return RandomGame(index, Setup.parse(d["setup"]), tuple(MoveSpec.parse(m) for m in d["moves"]),
+                          tuple((int(a), int(b)) for a, b in d["blind"]),
+                          tuple(Step({}, (), frozenset(), frozenset(), frozenset(), False, False, frozenset(j))
+                                for j in d["judges"]), readings)
+
+    return cached("palace-random-plans", key, lambda: random_game(index, readings, 0), encode, decode)
+
+
 def judge_game(game: RandomGame, run: GameRun, around: set[str]) -> GameShown:
     """What ``run`` (``game`` played on the library) shows of each family.  ``around``: the families judged
     around (charged already); the families this game charges are added to it."""
@@ -626,31 +660,41 @@ def run_random_games(session: PalaceSession, n_games: int, found: Mapping[str, f
     readings = variant_readings(found)
     around = set(charged)
     games: list[GameShown] = []
+    dealt: dict[int, str] = {}  # game index -> the deck newGame was given, when rearranged (a wrong deal judged)
     for index in range(n_games):
-        game = random_game(index, readings)
+        game = random_plan(index, readings)  # observed only for a game the library did not play as the reference
         try:
-            run = session.play(game.setup, game.moves, blind_cards=game.blind_cards, recheck=True)
+            run = session.play(game.setup, game.moves, blind_cards=game.blind_cards, recheck=True,
+                               around_deal="deal" in around)
         except WorkerLost as lost:
             shown = GameShown(game)
             _charge(shown, 0, [Difference(game, 0, "trouble", "the sandbox", "to answer", str(lost),
                                        verdict=Verdict.WORKER_LOST)], around)
             games.append(shown)
             continue
-        games.append(judge_game(game, run, around))
-    return [_family_result(f, games, charged.get(f), held) for f in FAMILIES]
+        if run.dealt_as is not None:
+            dealt[index] = str(run.dealt_as)
+        games.append(judge_game(game if run.agreed is not None else random_game(index, readings, len(run.steps)),
+                                run, around))
+    return [_family_result(f, games, charged.get(f), held, dealt) for f in FAMILIES]
 
 
-def _family_result(family: str, games: Sequence[GameShown], charged_to: str | None, held: str) -> TestResult:
-    """The test of one family, from what every game showed of it (``GameShown``)."""
+def _family_result(family: str, games: Sequence[GameShown], charged_to: str | None, held: str,
+                   dealt: Mapping[int, str]) -> TestResult:
+    """The test of one family, from what every game showed of it (``GameShown``); ``dealt``: game index -> the
+    deck newGame was given, for the games played around a wrong deal."""
     base = TestResult(test_id(family), GROUP, _family_rules(family), 1.0, Verdict.PASSED, kind="random")
     base.notes.append(f"Readings the random games held your code to (rules-palace.md §4.3): {held}.")
+    if dealt:
+        base.notes.append(explain.dealt_as(f"{len(dealt)} of the {len(games)} random games"))
     said = words(family)
     differing = [d for g in games if (d := g.differs_in(family)) is not None]
     shares = [s for g in games if (s := g.share(family)) is not None]
     seen, judged = sum(shares), len(shares)
     if charged_to is None and any(family in g.charged for g in games):
-        return _failure(base, min(differing, key=lambda d: (d.step, len(d.game.moves), d.game.index)),
-                        len(differing), len(games), held)
+        shortest = min(differing, key=lambda d: (d.step, len(d.game.moves), d.game.index))
+        base.dealt_as = dealt.get(shortest.game.index, "")
+        return _failure(base, shortest, len(differing), len(games), held)
     base.earned = round(seen / judged, 4) if judged else 0.0
     if charged_to is not None:
         base.charged_to = charged_to

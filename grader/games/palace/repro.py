@@ -48,7 +48,7 @@ from grader.games.palace.frames import INDEX_RANGES
 from grader.games.palace.interface import COURSE_HEADERS, INCLUDE_DIR
 from grader.games.palace.scenarios import Expect, Malformed, Scenario, load_scenarios
 from grader.games.palace.session import Asks, ask_entry
-from reference.palace import Action, CardRef, MoveSpec, Phase
+from reference.palace import Action, CardRef, MoveSpec, Phase, Setup
 
 if TYPE_CHECKING:
     from grader.core.results import TestResult
@@ -1007,8 +1007,8 @@ static void start(char **argv) {
     rank ranks[N_CARDS];
     suit suits[N_CARDS];
     for (int i = 0; i < N_CARDS; i++) {
-        ranks[i] = (rank)DECK_R[i];
-        suits[i] = (suit)DECK_S[i];
+        ranks[i] = (rank)GIVEN_R[i];
+        suits[i] = (suit)GIVEN_S[i];
     }
     CALLING("newGame(%d, %d, ranks, suits, %d)", N_PLAYERS, N_CARDS, GAME_RULES);
     game = newGame(N_PLAYERS, N_CARDS, ranks, suits, GAME_RULES);
@@ -1141,6 +1141,18 @@ def _move_row(spec: MoveSpec) -> str:
             f"{spec.face_down_index}, {c_string(str(spec))}}}")
 
 
+def _given(failed: TestResult | None) -> list[str]:
+    """The deck newGame is given: the test's own, or -- a wrong deal judged around (``TestResult.dealt_as``) -- that
+    deck rearranged so the student's own deal puts every card where the rules put it."""
+    if failed is None or not failed.dealt_as:
+        return ["#define GIVEN_R DECK_R  /* newGame is given the deck itself */", "#define GIVEN_S DECK_S"]
+    given = Setup.parse(failed.dealt_as).deck
+    return ["/* Your newGame() deals in another order than the rules (C2), so newGame is given the deck rearranged:",
+            " * your own deal then puts every card where the rules put the cards of DECK_R/DECK_S. */",
+            f"static const int GIVEN_R[N_CARDS] = {{{', '.join(str(int(r)) for r, _s in given)}}};",
+            f"static const int GIVEN_S[N_CARDS] = {{{', '.join(str(int(x)) for _r, x in given)}}};"]
+
+
 def c_program(s: Scenario, compile_hint: str, failed: TestResult | None = None) -> str:
     """The C program of scenario ``s``: its game played as the grader plays it, its blocks judged as the grader
     judges them (see the module's docstring).  ``failed``: the grader's result, quoted in the header."""
@@ -1191,6 +1203,7 @@ def c_program(s: Scenario, compile_hint: str, failed: TestResult | None = None) 
         f"static const int DECK_R[N_CARDS] = {{{', '.join(str(int(r)) for r, _s in deck)}}};  "
         "/* the deck, top first */",
         f"static const int DECK_S[N_CARDS] = {{{', '.join(str(int(x)) for _r, x in deck)}}};",
+        *_given(failed),
         f"static const int AFTER[N_BLOCKS + 1] = {{{', '.join(str(e.after) for _r, e in blocks) or '0'}}};  "
         "/* each block's step */",
         f"static const int READING[N_BLOCKS + 1] = {{{', '.join(str(r) for r, _e in blocks) or '0'}}};  "

@@ -52,6 +52,7 @@ import orjson
 import reference.palace
 from grader.core.cache import cached, key_of, source_version
 from grader.core.classify import classify
+from grader.core.deal_map import rearranged, rearrangement
 from grader.core.limits import Limits
 from grader.core.replay import call_in_progress
 from grader.core.results import DifferenceRow, TestResult, Verdict
@@ -72,13 +73,14 @@ from grader.games.palace.compare import (
     mismatch_owners,
     ref_text,
 )
+from grader.games.palace.deal_map import PARTIAL, learnt, places, probe_setups, same_deal
 from grader.games.palace.frames import ASK, INDEX_RANGES, OVER, RECHECK, AskedMove, AskEntry, Event, max_frames
 from grader.games.palace.interface import API_FUNCTIONS
 from grader.games.palace.observations import pack_frames
 from grader.games.palace.observe import describe_call
 from grader.games.palace.playing import PlayedGame, play_game
 from grader.games.palace.scenarios import Expect, Malformed, Scenario
-from reference.palace import SWITCHES, Action, Game, MoveSpec, Readings, Setup, format_moves
+from reference.palace import REFERENCE, SWITCHES, Action, Game, MoveSpec, Readings, Setup, format_moves
 
 if TYPE_CHECKING:
     from grader.core.build import BuildResult
@@ -92,6 +94,7 @@ STOP_TAGS = (Event.REFUSED.value, Event.NO_CARD.value)
 # Readings a native run is compared under, at most: where the probes could not tell (a stub, a wrong deal) every
 # combination is held (24), and the reference's packed run of each costs seconds; the full run judges the rest.
 HELD_TRIED = 4
+DEAL_CLAUSES = frozenset({"P2", "C2"})  # a scenario naming these judges the deal: its deck is played as given
 MISSES = 8  # games in a row the C observer saw differ, after which it tries one game in MISSES only
 # A test whose rule a departure owned elsewhere hid keeps its marks for now: Palace does not judge around
 # a departure yet (Final Card-Down does, and earns only what was seen); issue 35 brings it here.
@@ -113,9 +116,10 @@ class GameRun:
     callable then); how it ended (``events``) is known at once."""
 
     def __init__(self, report: RunReport, frames: Frames | Callable[[], Frames], *, agreed: Readings | None = None,
-                 events: list[Mapping[str, object]] | None = None) -> None:
+                 events: list[Mapping[str, object]] | None = None, dealt_as: Setup | None = None) -> None:
         self.report = report
         self.agreed = agreed
+        self.dealt_as = dealt_as  # the deck newGame was given, when not the game's (a wrong deal judged around)
         self._frames = frames
         self._events = events
 
@@ -175,10 +179,12 @@ class GameRun:
 
 def play_request(setup: Setup, moves: Sequence[MoveSpec], *, asks: Sequence[tuple[int, list[AskEntry]]] = (),
                  blind_cards: Sequence[tuple[int, int]] = (), destroy: bool = False, battery: bool = True,
-                 recheck: bool = False) -> dict[str, object]:
+                 recheck: bool = False, dealt_as: Setup | None = None) -> dict[str, object]:
     """The ``play`` job's request (see its module's docstring), as JSON data."""
     request: dict[str, object] = {"setup": str(setup), "moves": [str(m) for m in moves], "destroy": destroy,
                                   "battery": battery, "recheck": recheck}
+    if dealt_as is not None:
+        request["dealt_as"] = str(dealt_as)
     if asks:
         request["ask"] = [[step, entries] for step, entries in asks]
     if blind_cards:
@@ -195,12 +201,12 @@ def frame_budget(request: Mapping[str, object]) -> int:
 
 def play(client: WorkerClient, setup: Setup, moves: Sequence[MoveSpec], *, limits: Limits,
          asks: Sequence[tuple[int, list[AskEntry]]] = (), blind_cards: Sequence[tuple[int, int]] = (),
-         destroy: bool = False, battery: bool = True, recheck: bool = False) -> GameRun:
+         destroy: bool = False, battery: bool = True, recheck: bool = False, dealt_as: Setup | None = None) -> GameRun:
     """Play ``moves`` on a fresh game in a fresh child (``grader.games.palace.play``; see its request keys)."""
     request = play_request(setup, moves, asks=asks, blind_cards=blind_cards, destroy=destroy, battery=battery,
-                           recheck=recheck)
+                           recheck=recheck, dealt_as=dealt_as)
     report = client.run(request, limits, frame_budget(request))
-    return GameRun(report, report.frames)
+    return GameRun(report, report.frames, dealt_as=dealt_as)
 
 
 def judge_run(run: GameRun) -> tuple[Verdict, str] | None:
@@ -357,6 +363,12 @@ def agreed_frames(request: Mapping[str, object], readings: Readings) -> list[dic
     return _RECENT.get(_run_key(request, readings)) or reference_frames(request, readings)
 
 
+def _dealt(setup: Setup) -> object:
+    """The reference's observation right after newGame on ``setup`` (the deal of C2), as a frame carries it."""
+    return reference_frames({"setup": str(setup), "moves": [], "destroy": False, "battery": False},
+                            REFERENCE)[0]["obs"]
+
+
 def _observer_beside(lib_dir: Path) -> str:
     """The C observer installed beside a built library, as the sandbox sees it; "" when it cannot be built (a
     grader fault that costs only time: every game then takes the full run)."""
@@ -409,6 +421,10 @@ class PalaceSession(SubmissionSession):
         # Games in a row the C observer did not see agree: after MISSES of them only one game in MISSES tries it
         # (a library that differs everywhere is not played twice every time).
         self.misses = 0
+        # A game showed a deal other than C2's: from then on, a game played around the deal is given the deck
+        # rearranged so that the library's own deal is C2's (``dealt_as``), learnt once per size (``_deals``).
+        self.deals_wrong = False
+        self._deals: dict[tuple[int, int], list[int] | None] = {}
 
     @classmethod
     def open(cls, folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
@@ -421,20 +437,68 @@ class PalaceSession(SubmissionSession):
     # ---- playing -----------------------------------------------------------------------------------------
     def play(self, setup: Setup, moves: Sequence[MoveSpec], *, asks: Sequence[tuple[int, list[AskEntry]]] = (),
              blind_cards: Sequence[tuple[int, int]] = (), destroy: bool = False, battery: bool = True,
-             recheck: bool = False) -> GameRun:
+             recheck: bool = False, around_deal: bool = False) -> GameRun:
         """One game on the library (``play``'s keywords), under the session's limits (a hang shortens the
-        later ones); ``WorkerLost`` when the sandbox stopped answering."""
+        later ones); ``WorkerLost`` when the sandbox stopped answering.  ``around_deal``: the game does not judge
+        the deal, so a library seen to deal otherwise than C2 is given the deck rearranged (``dealt_as``), and
+        the run says so (``GameRun.dealt_as``)."""
+        def once(dealt: Setup | None) -> GameRun:
+            return self._play(setup, moves, asks=asks, blind_cards=blind_cards, destroy=destroy, battery=battery,
+                              recheck=recheck, dealt_as=dealt)
+
+        dealt = self.dealt_as(setup) if around_deal else None
+        run = once(dealt)
+        if dealt is None and run.agreed is None and not self.deals_wrong and run.steps \
+                and not same_deal(_dealt(setup), run.steps[0]):
+            self.deals_wrong = True  # (a game a deal test plays shows it too: its own run is judged as it is)
+            dealt = self.dealt_as(setup) if around_deal else None
+            if dealt is not None:
+                run = once(dealt)
+        return run
+
+    def dealt_as(self, setup: Setup) -> Setup | None:
+        """The deck a game around the deal gives newGame: ``setup``'s rearranged so that the library's own deal
+        puts every card where C2 puts it in ``setup`` (``grader.games.palace.deal_map``); None: ``setup`` itself
+        (a library seen to deal as C2 says, or one whose deal no rearrangement matches)."""
+        if not self.deals_wrong or self.client is None:
+            return None
+        size = (setup.n_players, setup.n_cards)
+        if size not in self._deals:
+            self._deals[size] = self._learn_deal(*size)
+        order = self._deals[size]
+        return None if order is None else Setup(setup.n_players, setup.rules, tuple(rearranged(setup.deck, order)))
+
+    def _learn_deal(self, n_players: int, size: int) -> list[int] | None:
+        """How the library deals ``size`` cards to ``n_players``: the rearrangement that gives C2's deal, from its
+        games on the probe decks (``deal_map.probe_setups``); None when they cannot tell."""
+        assert self.client is not None
+        observed = []
+        for probe in probe_setups(n_players, size):
+            try:
+                run = play(self.client, probe, (), limits=self.short_limits(), battery=False)
+            except WorkerLost:
+                return None
+            if judge_run(run) is not None or not run.steps:
+                return None
+            observed.append((places(_dealt(probe), probe.deck), places(run.steps[0], probe.deck)))
+        found = learnt(observed)
+        return rearrangement(*found, size, partial=PARTIAL) if found is not None else None
+
+    def _play(self, setup: Setup, moves: Sequence[MoveSpec], *, asks: Sequence[tuple[int, list[AskEntry]]],
+              blind_cards: Sequence[tuple[int, int]], destroy: bool, battery: bool, recheck: bool,
+              dealt_as: Setup | None) -> GameRun:
         assert self.client is not None
         try:
             if self.observer and not self.troubled_last and (self.misses < MISSES or self.misses % MISSES == 0):
                 agreed = self._agreed_run(play_request(setup, moves, asks=asks, blind_cards=blind_cards,
-                                                       destroy=destroy, battery=battery, recheck=recheck))
+                                                       destroy=destroy, battery=battery, recheck=recheck,
+                                                       dealt_as=dealt_as))
                 if agreed is not None:
                     self.misses = 0
                     return agreed
             self.misses += 1
             run = play(self.client, setup, moves, limits=self.limits, asks=asks, blind_cards=blind_cards,
-                       destroy=destroy, battery=battery, recheck=recheck)
+                       destroy=destroy, battery=battery, recheck=recheck, dealt_as=dealt_as)
         except WorkerLost:
             self._count_timeout()  # a lost worker cost a full wall limit too
             raise
@@ -465,11 +529,12 @@ class PalaceSession(SubmissionSession):
         if data is None:
             return None
         digest = hashlib.sha256(data).hexdigest()
+        given = request.pop("dealt_as", None)  # the reference plays the game's own deck: its frames are the same
         for readings in self.held_readings()[:HELD_TRIED]:
             ref = cached_reference_run(request, readings)
             if ref.digest == digest:
                 return GameRun(report, functools.partial(agreed_frames, request, readings), agreed=readings,
-                               events=ref.events())
+                               events=ref.events(), dealt_as=Setup.parse(str(given)) if given else None)
         return None
 
     def lost(self, base: TestResult, lost: WorkerLost, start: float) -> TestResult:
@@ -502,11 +567,15 @@ class PalaceSession(SubmissionSession):
         for _r, e in blocks:
             asks.add_expect(e)
         try:
-            run = self.play(s.setup, s.moves, asks=asks.request(), battery=False)
+            run = self.play(s.setup, s.moves, asks=asks.request(), battery=False,
+                            around_deal=not DEAL_CLAUSES & set(s.rules))
         except WorkerLost as lost:
             return self.lost(base, lost, start)
         base.seconds = time.monotonic() - start
         base.stdout, base.stderr = run.report.stdout[:65536], run.report.stderr[:65536]
+        if run.dealt_as is not None:
+            base.dealt_as = str(run.dealt_as)
+            base.notes.append(explain.dealt_as())
         ids = ident_map(run.steps[0] if run.steps else None, s.setup)
         n = s.setup.n_players
 

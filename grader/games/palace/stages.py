@@ -138,7 +138,7 @@ def run_code_probes(session: PalaceSession) -> list[Probed]:
         for step, spec in probe.asks:
             asks.setdefault(step, []).append(ask_entry(spec))
         try:
-            run = session.play(probe.setup, probe.moves, asks=sorted(asks.items()), battery=False)
+            run = session.play(probe.setup, probe.moves, asks=sorted(asks.items()), battery=False, around_deal=True)
         except WorkerLost:
             readings = None
         else:
