@@ -23,9 +23,15 @@ the next (``grader.games.fcd.random_games``).
 
 from __future__ import annotations
 
+import ctypes
+import resource
+import signal
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, Iterator, Protocol, Sequence, TypeVar
+
+from grader.core.limits import Limits
 
 # Games per child: enough that a child's start and its round trip (a few milliseconds: the fork, loading
 # the library, the request and the answer) are a small share of a batch.  bench/bench_random_games.py,
@@ -33,6 +39,10 @@ from typing import Generic, Iterator, Protocol, Sequence, TypeVar
 # 0.25-0.32x, 64 0.31-0.34x.  The grading profile's 60 games are then one batch; a batch stopped early
 # leaves the games after it to be played alone, as every game was before batches.
 BATCH_GAMES = 64
+# A batch is cut when this long passes without a frame (a game takes milliseconds): a hang in a batch is
+# played again alone, where it is judged, so here it only has to cost little.
+BATCH_STALL = 1.0
+TIMED_SIGNALS = frozenset({signal.SIGALRM})  # a batch's game cut at its own wall limit (``each_game``)
 
 
 class Shown(Enum):
@@ -142,3 +152,34 @@ def kept_state_note(game: str, before: int, what: str, more: int) -> str:
             f"games in one process, so this costs nothing, but a program that plays two games would see it: "
             f"look for a static or global variable that newGame() does not set again, memory read after it "
             f"was freed or before it was set, or memory never freed.")
+
+
+# ---- the limits of a batch, and of each game in it -----------------------------------------------------------
+def batch_limits(limits: Limits) -> Limits:
+    """A batch's limits: each game's CPU and wall time for every game a batch may hold (the same for every
+    batch, so the worker's child forked ahead fits the next batch), and a stall limit.  Inside, each game
+    is held to its own (``each_game``); output, memory and processes are the batch's as a game's."""
+    return limits.with_(cpu=limits.cpu * BATCH_GAMES, wall=limits.wall * BATCH_GAMES,
+                        stall=min(limits.stall, BATCH_STALL) if limits.stall else BATCH_STALL)
+
+
+_libc = ctypes.CDLL(None)
+
+
+@contextmanager
+def each_game(cpu: float, wall: float) -> Iterator[None]:
+    """In a batch's child, around one game: the CPU limit moved on to what the child has used so far plus the
+    game's own, and a timer at the game's wall limit, so a game that would be cut alone is cut here too (its
+    batch stops there, and the grader plays it alone).  Standard output is flushed after the game, as a
+    child of its own flushes at its end, before the game's frame is sent: a game whose flush crashes is not
+    reported done."""
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    soft = int(used.ru_utime + used.ru_stime + int(cpu))  # (rounded down: never more than alone)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
+    signal.setitimer(signal.ITIMER_REAL, float(wall))
+    try:
+        yield
+        _libc.fflush(None)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0.0)

@@ -40,7 +40,8 @@ tells ``trace`` (probe, C call, two arguments), so a crash or hang is pinned on 
 
 from __future__ import annotations
 
-from itertools import combinations
+from functools import lru_cache
+from itertools import combinations, islice
 from typing import Callable, Iterable, Mapping, Protocol, Sequence, SupportsInt, cast
 
 from grader.core.native import snake
@@ -107,7 +108,11 @@ def _no_trace(_probe: int, _call: int, _a: int, _b: int) -> None:
 
 def look(rank: SupportsInt, suit: SupportsInt) -> str:
     """A card's notation (``5H``), or ``<r,s>`` for values no card has (garbage from a broken library)."""
-    r, s = int(rank), int(suit)
+    return _look(int(rank), int(suit))
+
+
+@lru_cache(maxsize=4096)
+def _look(r: int, s: int) -> str:
     return format_key((r, s)) if 2 <= r <= 14 and 0 <= s <= 3 else f"<{r},{s}>"
 
 
@@ -267,7 +272,7 @@ class Observer:
             return c is not None and c != NULL_CARD and (c[0], c[1]) not in looks
 
         # CHOOSE_FACE_UP: every trio of the hand in the setup phase, one trio otherwise (wrong phase)
-        trios = list(combinations(hand, TABLE_CARDS))[:CHOICE_CAP if setup else 1]
+        trios = islice(combinations(hand, TABLE_CARDS), CHOICE_CAP if setup else 1)  # (never all of a big hand)
         for trio in trios:
             add(f"up:{names(trio)}", Action.CHOOSE_FACE_UP, trio)
         # PLAY_CARDS: every size of every rank held in the current zone (playable or not: below the bar)

@@ -41,6 +41,13 @@ library's own deal puts every card where C2 puts it in ``setup`` (``grader.games
 else (the deal read by ``deck_map``, the observations' deck size) still follows ``setup``.
 Without these keys the job is as before.
 
+``batch`` (with ``observer`` and ``each``, the limits of one game): several games' requests, played one after the
+other in this child, each from its own newGame through the C observer (``grader.core.batched_games``: a batch only
+proves games equal to the reference; every other is played alone).  After each game one frame
+``{"t": "packed", "game": i, "outcome": ..., "digest": ...}``: how it ended and the SHA-256 of its packed frames.
+``then``: one more game's request, played after the batch through the Python observer, every frame sent as for a
+game alone (what a game did after others in the same process: ``batched_games.kept_state_note``).
+
 ``observer`` (the C observer's path, ``c_observer``): when the library has every API function, the whole game
 is played in one call into the C observer -- the same calls, in the same order, as ``play_game`` makes -- and
 one frame ``{"t": "packed", "outcome": ..., "data": ...}`` carries every frame above in the packed form
@@ -51,15 +58,17 @@ packs the reference's frames with the very code the child runs.
 from __future__ import annotations
 
 import base64
+import hashlib
 from typing import cast
 
+from grader.core.batched_games import each_game
 from grader.core.native import open_library
 from grader.games.palace.frames import Event
 from grader.games.palace.interface import API
 from grader.games.palace.library import PalaceLibrary
 from grader.games.palace.library import warm_up as _warm_up
 from grader.games.palace.observe import CALL_IDS, NEW_GAME
-from grader.games.palace.playing import NEEDED, PlayedGame, PlayRequest, Results, play_game
+from grader.games.palace.playing import NEEDED, BatchRequest, PlayedGame, PlayRequest, Results, play_game
 from reference.palace import Setup
 
 
@@ -67,17 +76,27 @@ def warm_up() -> None:
     _warm_up(API)
 
 
-def run(request: PlayRequest, results: Results) -> None:
+def run(request: PlayRequest | BatchRequest, results: Results) -> None:
     """Play one Palace game on the student library; every step is a frame sent to ``results`` (with ``observer``
-    and every API function there, the whole game in one call into the C observer: one ``packed`` frame)."""
-    send, trace = results.send, results.at
-    lib = open_library(lambda: PalaceLibrary(request["lib"]), send, Event.ERROR.value, NEEDED)
+    and every API function there, the whole game in one call into the C observer: one ``packed`` frame); or a
+    batch of games (``batch``)."""
+    lib = open_library(lambda: PalaceLibrary(request["lib"]), results.send, Event.ERROR.value, NEEDED)
     if lib is None:
         return
+    if "batch" in request:
+        _run_batch(lib, cast(BatchRequest, request), results)
+        return
+    request = cast(PlayRequest, request)
     observer = request.get("observer")
     if observer and not lib.missing:
         _run_packed(lib, observer, request, results)
         return
+    _play_frames(lib, request, results)
+
+
+def _play_frames(lib: PalaceLibrary, request: PlayRequest, results: Results) -> None:
+    """One game through the Python observer: every step a frame."""
+    send, trace = results.send, results.at
     setup = Setup.parse(request["setup"])
     given = Setup.parse(request["dealt_as"]) if request.get("dealt_as") else setup
     trace(NEW_GAME, CALL_IDS["newGame"], 0, 0)
@@ -88,6 +107,27 @@ def run(request: PlayRequest, results: Results) -> None:
     # NEEDED is there; the other methods are called only once the library is seen to have them
     play_game(cast(PlayedGame, made), setup, request, send, trace, lambda step: setattr(results, "step", step),
               lib.has)
+
+def _run_batch(lib: PalaceLibrary, request: BatchRequest, results: Results) -> None:
+    """A batch's games one after the other on one load of the library, each within its own limits
+    (``batched_games.each_game``); a library the C observer cannot play (it lacks an API function) sends an error
+    frame instead, and its games are all played alone."""
+    from grader.games.palace.c_observer import CAPACITY, OUTCOMES, request_words  # noqa: PLC0415
+
+    if lib.missing or not request.get("observer"):
+        results.send({"t": Event.ERROR.value, "what": "batch", "detail": "no C observer to play a batch with"})
+        return
+    each = request["each"]
+    for i, game in enumerate(request["batch"]):
+        with each_game(each["cpu"], each["wall"]):
+            outcome, data = lib.play_packed(request["observer"], request_words(game), results.call_slot(), CAPACITY)
+        results.send({"t": Event.PACKED.value, "game": i, "outcome": OUTCOMES.get(outcome, "?"),
+                      "digest": hashlib.sha256(data).hexdigest()})
+    then = request.get("then")
+    if then is not None:
+        with each_game(each["cpu"], each["wall"]):
+            _play_frames(lib, cast(PlayRequest, {**then, "lib": request["lib"]}), results)
+
 
 def _run_packed(lib: PalaceLibrary, observer: str, request: PlayRequest, results: Results) -> None:
     """The whole game in one call into the C observer; one frame back with every frame packed."""

@@ -6,7 +6,7 @@ the game (``resolve``, ``deck_map``, ``answer``).  It loads no library: both sid
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Protocol, Required, Sequence, TypedDict, cast
+from typing import Callable, Mapping, NotRequired, Protocol, Required, Sequence, TypedDict, cast
 
 from grader.games.palace.frames import ASK, RECHECK, AskEntry, Event
 from grader.games.palace.observations import RECHECKED
@@ -42,6 +42,23 @@ class PlayRequest(TypedDict, total=False):
     blind_cards: list[tuple[int, int]]  # [move, deck index], as JSON arrays
     observer: str  # the C observer's path: play the whole game through it (one ``packed`` frame)
     dealt_as: str  # the deck newGame is given, when not ``setup``'s (``grader.games.palace.deal_map``)
+
+
+class EachGame(TypedDict):
+    """The limits of one game of a batch (the request's own cover the whole batch)."""
+
+    cpu: float
+    wall: float
+
+
+class BatchRequest(TypedDict):
+    """Several games in one child, one after the other, each through the C observer (``play.run``)."""
+
+    lib: str
+    observer: str
+    batch: list[dict[str, object]]  # each a game's request, as ``PlayRequest`` without ``lib`` and ``observer``
+    each: EachGame
+    then: NotRequired[dict[str, object]]  # a game played after them through the Python observer, every frame sent
 
 
 class Results(Protocol):

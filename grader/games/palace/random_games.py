@@ -45,6 +45,7 @@ from typing import Any, Mapping, Sequence, cast
 import orjson
 
 import reference.palace
+from grader.core.batched_games import BatchedGames, KeptState, Shown, kept_state_note
 from grader.core.cache import cached, key_of, source_version
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.worker_client import WorkerLost
@@ -72,7 +73,7 @@ from grader.games.palace.focus import (
     validity_owners,
 )
 from grader.games.palace.observe import MISSING, Observation, Observer
-from grader.games.palace.session import GameRun, PalaceSession, judge_run, stopped_row
+from grader.games.palace.session import GameRun, PalaceSession, judge_run, play_request, stopped_row
 from reference.palace import (
     REFERENCE,
     RULE_SEVEN_LOWER,
@@ -603,14 +604,20 @@ def random_plan(index: int, readings: tuple[Readings, ...]) -> RandomGame:
     return cached("palace-random-plans", key, lambda: random_game(index, readings, 0), encode, decode)
 
 
+def agreed_game(game: RandomGame) -> GameShown:
+    """What a game the library played as the reference shows: every family its steps judge, agreeing."""
+    shown = GameShown(game)
+    for step in game.steps[1:]:
+        shown.agreed.update(step.judges)
+    return shown
+
+
 def judge_game(game: RandomGame, run: GameRun, around: set[str]) -> GameShown:
     """What ``run`` (``game`` played on the library) shows of each family.  ``around``: the families judged
     around (charged already); the families this game charges are added to it."""
-    shown = GameShown(game)
     if run.agreed is not None:  # the C observer saw the reference's every frame: every step agreed
-        for step in game.steps[1:]:
-            shown.agreed.update(step.judges)
-        return shown
+        return agreed_game(game)
+    shown = GameShown(game)
     ref = _Reference(game)
     tainted = False
     for k, step in enumerate(game.steps[:len(run.steps)]):
@@ -657,26 +664,77 @@ def run_random_games(session: PalaceSession, n_games: int, found: Mapping[str, f
     if session.client is None:
         return [TestResult(test_id(f), GROUP, _family_rules(f), 1.0, Verdict.NOT_RUN, kind="random",
                            message="Not run: the submission did not compile.", earned=0.0) for f in FAMILIES]
-    readings = variant_readings(found)
-    around = set(charged)
-    games: list[GameShown] = []
-    dealt: dict[int, str] = {}  # game index -> the deck newGame was given, when rearranged (a wrong deal judged)
-    for index in range(n_games):
-        game = random_plan(index, readings)  # observed only for a game the library did not play as the reference
+    batching = InBatches(session, variant_readings(found), set(charged))
+    batched = BatchedGames(batching)
+    games = [shown for _index, shown in batched.play(range(n_games))]
+    results = [_family_result(f, games, charged.get(f), held, batching.dealt) for f in FAMILIES]
+    if batched.kept_state:
+        _note_kept_state(batching, batched.kept_state, results)
+    return results
+
+
+class InBatches:
+    """The random games played several per child (``grader.core.batched_games``): a game a batch proved equal to
+    the reference shows what a game the C observer saw agree shows (``agreed_game``); every other is played alone
+    by ``session.play`` and judged (``judge_game``), with the families judged around when its turn came."""
+
+    def __init__(self, session: PalaceSession, readings: tuple[Readings, ...], around: set[str]) -> None:
+        self.session, self.readings, self.around = session, readings, around  # ``around``: the stage's, live
+        self.dealt: dict[int, str] = {}  # game index -> the deck newGame was given, when rearranged (a wrong deal)
+
+    def request(self, index: int) -> dict[str, object]:
+        game = random_plan(index, self.readings)
+        dealt = self.session.dealt_as(game.setup) if "deal" in self.around else None
+        return play_request(game.setup, game.moves, blind_cards=game.blind_cards, recheck=True, dealt_as=dealt)
+
+    def ready(self, _index: int) -> bool:
+        return self.session.batch_ready()
+
+    def play_batch(self, indices: Sequence[int]) -> Sequence[Shown]:
+        return self.session.play_batch([self.request(i) for i in indices])
+
+    def passed(self, index: int) -> GameShown:
+        game = random_plan(index, self.readings)
+        dealt = self.session.dealt_as(game.setup) if "deal" in self.around else None
+        if dealt is not None:
+            self.dealt[index] = str(dealt)
+        return agreed_game(game)
+
+    def alone(self, index: int) -> tuple[GameShown, bool]:
+        game = random_plan(index, self.readings)  # observed only for a game the library did not play as the reference
         try:
-            run = session.play(game.setup, game.moves, blind_cards=game.blind_cards, recheck=True,
-                               around_deal="deal" in around)
+            run = self.session.play(game.setup, game.moves, blind_cards=game.blind_cards, recheck=True,
+                                    around_deal="deal" in self.around)
         except WorkerLost as lost:
             shown = GameShown(game)
             _charge(shown, 0, [Difference(game, 0, "trouble", "the sandbox", "to answer", str(lost),
-                                       verdict=Verdict.WORKER_LOST)], around)
-            games.append(shown)
-            continue
+                                       verdict=Verdict.WORKER_LOST)], self.around)
+            return shown, False
         if run.dealt_as is not None:
-            dealt[index] = str(run.dealt_as)
-        games.append(judge_game(game if run.agreed is not None else random_game(index, readings, len(run.steps)),
-                                run, around))
-    return [_family_result(f, games, charged.get(f), held, dealt) for f in FAMILIES]
+            self.dealt[index] = str(run.dealt_as)
+        if run.agreed is not None:
+            return agreed_game(game), True
+        return judge_game(random_game(index, self.readings, len(run.steps)), run, self.around), False
+
+
+def _note_kept_state(batching: InBatches, kept: Sequence[KeptState[int]], results: list[TestResult]) -> None:
+    """The note on state kept between games, on the test of the family the first such game differed in when played
+    after the others again (the Python job showing every step), or on the first random test."""
+    first = kept[0]
+    index = first.game
+    game = random_plan(index, batching.readings)
+    label = f"random game {index + 1} ({game.setup.n_players} players, {len(game.moves)} moves)"
+    run = batching.session.play_after([batching.request(i) for i in first.batch])
+    family, what = "", ("stopped there" if first.shown is Shown.CRASHED else "did not agree with the reference")
+    if run is not None:
+        shown = judge_game(random_game(index, batching.readings, len(run.steps)), run, set())
+        d = min(shown.charged.values(), key=lambda d: d.step, default=None)
+        if d is not None:
+            family, what = d.family, f"differed {after_words(d.step)} in {d.what}: expected {d.expected}, got {d.got}"
+    note = kept_state_note(label, len(first.batch) - 1, what, len(kept) - 1)
+    owner = next((r for r in results if r.id == test_id(family)), results[0] if results else None)
+    if owner is not None:
+        owner.notes.append(note)
 
 
 def _family_result(family: str, games: Sequence[GameShown], charged_to: str | None, held: str,

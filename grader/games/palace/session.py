@@ -50,13 +50,14 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence, cast
 import orjson
 
 import reference.palace
+from grader.core.batched_games import TIMED_SIGNALS, Shown, batch_limits
 from grader.core.cache import cached, key_of, source_version
 from grader.core.classify import classify
 from grader.core.deal_map import rearranged, rearrangement
 from grader.core.limits import Limits
 from grader.core.replay import call_in_progress
 from grader.core.results import DifferenceRow, TestResult, Verdict
-from grader.core.run_report import RunReport
+from grader.core.run_report import Enforced, RunReport
 from grader.core.sandbox import library_path_inside
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
@@ -507,6 +508,58 @@ class PalaceSession(SubmissionSession):
         if trouble is not None and trouble[0] is Verdict.TIMED_OUT:
             self._count_timeout()
         return run
+
+    # ---- games several to a child (``grader.core.batched_games``) --------------------------------------------
+    def batch_ready(self) -> bool:
+        """May a batch prove a game now, as the game's own run would (the C observer tried, its last games not
+        all different)?"""
+        return bool(self.observer) and self.client is not None and not self.troubled_last and self.misses < MISSES
+
+    def play_batch(self, requests: Sequence[dict[str, object]]) -> list[Shown]:
+        """The games (``play_request``s) one after the other in one fresh child, through the C observer: EQUAL for a
+        game whose packed frames are the reference's under a reading it is held to (as ``_agreed_run`` accepts a
+        game), DIFFERED for another that finished; the game the child stopped in HUNG (cut for time) or CRASHED;
+        NOT_RUN for the games after it, and for all when what the child sent cannot be read game by game."""
+        shown: list[Shown] = []
+        if self.client is None or not self.observer:
+            return [Shown.NOT_RUN] * len(requests)
+        limits = self.limits
+        request = {"batch": list(requests), "observer": self.observer, "each": {"cpu": limits.cpu, "wall": limits.wall}}
+        try:
+            report = self.client.run(request, batch_limits(limits), len(requests) + 2)
+        except WorkerLost:
+            return [Shown.NOT_RUN] * len(requests)
+        if report.enforced in (Enforced.OUTPUT, Enforced.PROTOCOL) or report.error is not None:
+            return [Shown.NOT_RUN] * len(requests)
+        held = self.held_readings()[:HELD_TRIED]
+        for i, (game, frame) in enumerate(zip(requests, report.tagged(Event.PACKED.value))):
+            if frame.get("game") != i:
+                break
+            reference = {k: v for k, v in game.items() if k != "dealt_as"}  # (the reference plays the game's deck)
+            equal = frame.get("outcome") == "finished" and any(
+                cached_reference_run(reference, r).digest == frame.get("digest") for r in held)
+            shown.append(Shown.EQUAL if equal else Shown.DIFFERED)
+        if len(shown) < len(requests):
+            trouble = classify(report, over=True, errors=GAME_ERRORS)
+            timed = (trouble is not None and trouble[0] is Verdict.TIMED_OUT) or report.signal in TIMED_SIGNALS
+            shown.append(Shown.HUNG if timed else Shown.CRASHED)
+        return shown + [Shown.NOT_RUN] * (len(requests) - len(shown))
+
+    def play_after(self, requests: Sequence[dict[str, object]]) -> GameRun | None:
+        """The last game of ``requests`` played after the others in one child (those through the C observer, it
+        through the Python job): every frame of it, as a game alone sends them; None when the child did not get
+        to it (what state the others left behind is then unseen)."""
+        if self.client is None or not self.observer or not requests:
+            return None
+        limits = self.limits
+        request = {"batch": list(requests[:-1]), "then": requests[-1], "observer": self.observer,
+                   "each": {"cpu": limits.cpu, "wall": limits.wall}}
+        try:
+            report = self.client.run(request, batch_limits(limits), len(requests) + frame_budget(requests[-1]))
+        except WorkerLost:
+            return None
+        frames = [f for f in report.frames if f.get("t") != Event.PACKED.value]
+        return GameRun(report, frames) if any(f.get("t") == Event.OBS.value for f in frames) else None
 
     def held_readings(self) -> list[Readings]:
         """The combinations of readings a game is held to now (the probes' findings so far), in the order the
