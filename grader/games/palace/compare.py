@@ -57,10 +57,10 @@ PHASES = {int(p): p.name for p in Phase}
 RANKS = {int(r): r.name for r in Rank}
 RULE_FLAGS = {RULE_MIRROR_THREE: "RULE_MIRROR_THREE", RULE_SEVEN_LOWER: "RULE_SEVEN_LOWER"}
 
-__all__ = ["CALLS", "COUNTS", "SCALARS", "STATE_KEYS", "Departure", "Mismatch", "Played", "after_words", "asserts",
-           "card_text", "check_expect", "differing", "entry_label", "first_departure", "game_view", "ident_map",
-           "lenient_keys", "mismatch_cause", "mismatch_owners", "moves_text", "ref_text", "state_view",
-           "value_words"]
+__all__ = ["CALLS", "COUNTERS", "COUNTS", "Departure", "Mismatch", "Played", "SCALARS", "STATE_KEYS", "Walk",
+           "after_words", "asserts", "card_text", "check_expect", "differing", "entry_label", "first_departure",
+           "game_view", "ident_map", "lenient_keys", "mismatch_cause", "mismatch_owners", "moves_text", "rebased",
+           "ref_text", "state_view", "value_words", "walk"]
 
 
 class Played(Protocol):
@@ -430,6 +430,9 @@ STATE_KEYS = ("phase", "current_player", "current_turn", "winner", "hand_counts"
 ROWS = ("hands", "face_up", "face_down")  # per seat, compared as multisets of looks
 COUNT_KEYS = ("hand_counts", "face_up_counts", "face_down_counts")  # a count per seat
 CARD_LISTS = ("pile", "draw_pile", "burnt", "hand")  # cards in an order (or as a multiset)
+# State no rule reads (currentTurn, C6): once it has differed it is judged by what each move changed, so a counter
+# off by a constant is one note (its owner's business) and hides nothing else
+COUNTERS = frozenset({"current_turn"})
 SETS = ("pile", "burnt")  # multisets of looks (C37: the order inside a set and of burnt cards is free)
 CALLS = {"phase": "currentPhase()", "current_player": "currentPlayer()", "current_turn": "currentTurn()",
          "winner": "gameWinner()", "hand_counts": "playerCardCount(p)", "face_up_counts": "faceUpCount(p)",
@@ -547,35 +550,94 @@ class Departure:
                 f"-- the business of {', '.join(sort_rules(self.owners))}")
 
 
+def rebased(obs: object, offsets: Mapping[str, int]) -> object:
+    """An observation with each counter (``COUNTERS``) less its offset from the reference: a counter that differed
+    once is then judged by what each later move changed."""
+    if not offsets or not isinstance(obs, dict):
+        return obs
+    out = dict(obs)
+    for key, offset in offsets.items():
+        value = out.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[key] = value - offset
+    return out
+
+
+@dataclass(frozen=True)
+class Walk:
+    """The library's game walked beside the reference's: where it went another way, and the counters that differed
+    on the way (``COUNTERS``: no rule reads them, so the game goes on; each such step is a note of its own)."""
+
+    departure: Departure | None
+    shifts: tuple[Departure, ...] = ()  # a counter's change that differed: its step, value and owners
+    offsets: tuple[tuple[int, str, int], ...] = ()  # (step, counter, library minus reference from that step on)
+
+    def offsets_at(self, step: int) -> dict[str, int]:
+        """Counter -> its offset at ``step`` (what ``rebased`` takes off the library's value there)."""
+        out: dict[str, int] = {}
+        for at, key, offset in self.offsets:
+            if at <= step:
+                out[key] = offset
+        return out
+
+
 def first_departure(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Departure | None:
     """The first step where the library's state matches the reference's under no reading (the readings it
-    matched so far carried on), or its refusal of a move the reference makes; None if there is none."""
+    matched so far carried on), or its refusal of a move the reference makes; None if there is none.  A counter
+    (``COUNTERS``) is judged by what each move changed (``walk``)."""
+    return walk(setup, moves, run).departure
+
+
+def walk(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Walk:
+    """``first_departure``, with the counter differences met before it (``Walk``)."""
     alive = [Game(setup, r) for r in Readings.every()]
     before: list[Game] = []
+    shifts: list[Departure] = []
+    offsets: dict[str, int] = {}
+    history: list[tuple[int, str, int]] = []
+
+    def done(departure: Departure | None) -> Walk:
+        return Walk(departure, tuple(shifts), tuple(history))
+
     for k, obs in enumerate(run.steps):
-        view = state_view(obs)
+        view = state_view(rebased(obs, offsets))
         diffs = [(differing(view, g), g) for g in alive]
         matching = [g for d, g in diffs if not d]
+        counted = [(d, g) for d, g in diffs if d and not set(d) - COUNTERS]
+        if not matching and counted and view is not None:  # only a counter's change differs: a note, judged on
+            diff, game = counted[0]
+            ref = game_view(game)
+            prior = before[alive.index(game)] if before else None
+            move = prior.resolve(moves[k - 1]) if prior is not None else None
+            for key in diff:
+                value = cast("int", view[key]) + offsets.get(key, 0)  # the library's own value
+                shifts.append(Departure(k, key, CALLS.get(key, key), value_words(key, ref[key]),
+                                        value_words(key, value), effect_owners(prior, move, game, key),
+                                        state_cause(prior, move, game)))
+                offsets[key] = value - cast("int", ref[key])
+                history.append((k, key, offsets[key]))
+            matching = [g for d, g in counted if d == diff]
         if not matching:
             diff, game = min(diffs, key=lambda p: len(p[0]))
             key = diff[0]
             ref = game_view(game)
             prior = before[alive.index(game)] if before else None
             move = prior.resolve(moves[k - 1]) if prior is not None else None
-            got = view.get(key) if view is not None else "nothing readable"
+            got = cast("dict[str, object]", rebased(view, {c: -v for c, v in offsets.items()})).get(key) \
+                if view is not None else "nothing readable"  # the library's own value
             cause = state_cause(prior, move, game)
-            return Departure(k, key, CALLS.get(key, key), value_words(key, ref[key]), value_words(key, got),
-                             effect_owners(prior, move, game, key), cause)
+            return done(Departure(k, key, CALLS.get(key, key), value_words(key, ref[key]), value_words(key, got),
+                                  effect_owners(prior, move, game, key), cause))
         views = _inconsistent_views(obs)
         if views:
-            return Departure(k, "hand", views, "the very cards the test getters show", "other cards",
-                             frozenset({"C4", "C43"}), views)
+            return done(Departure(k, "hand", views, "the very cards the test getters show", "other cards",
+                                  frozenset({"C4", "C43"}), views))
         changed = _side_effects(run, k, obs)
         if changed:
-            return Departure(k, "side_effects", "the game after the grader's isValidMove() calls", "unchanged",
-                             changed_words(changed), SIDE_EFFECT_RULES, "isValidMove changed the game")
+            return done(Departure(k, "side_effects", "the game after the grader's isValidMove() calls", "unchanged",
+                                  changed_words(changed), SIDE_EFFECT_RULES, "isValidMove changed the game"))
         if k >= len(moves):
-            return None
+            return done(None)
         before, alive = [], []
         for g in matching:
             try:
@@ -586,21 +648,21 @@ def first_departure(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Dep
             before.append(g)
             alive.append(after)
         if not alive:
-            return None
+            return done(None)
     stop = run.stop()
     if stop is not None and 0 <= stop[1] < len(moves) and stop[1] == len(run.steps) - 1 and before:
         game = before[0]  # the reference at the step where the library stopped (a reading it matched)
         try:
             move = game.resolve(moves[stop[1]])
         except GameError:
-            return None
+            return done(None)
         if stop[0] == Event.REFUSED.value:
-            return Departure(stop[1], "valid", f"isValidMove({moves[stop[1]]})", "TRUE", "FALSE",
-                             validity_owners(game, move), ask_relation(game, move, True)[0])
+            return done(Departure(stop[1], "valid", f"isValidMove({moves[stop[1]]})", "TRUE", "FALSE",
+                                  validity_owners(game, move), ask_relation(game, move, True)[0]))
         owners = frozenset({"C4", "C16"}) | validity_owners(game, move)
-        return Departure(stop[1], "hands", f"the cards of move {stop[1] + 1} ({moves[stop[1]]})",
-                         "in the mover's zone", "not found there", owners, NO_CARD_CAUSE)
-    return None
+        return done(Departure(stop[1], "hands", f"the cards of move {stop[1] + 1} ({moves[stop[1]]})",
+                              "in the mover's zone", "not found there", owners, NO_CARD_CAUSE))
+    return done(None)
 
 
 def _inconsistent_views(obs: object) -> str:

@@ -19,8 +19,9 @@ from grader.games.palace.observe import describe_call
 from grader.games.palace.scenarios import Expect, Scenario
 from reference.palace import MoveSpec, Setup
 
-__all__ = ["WENT_ANOTHER_WAY", "crashed", "dealt_as", "move_not_made", "others_business", "reading_followed",
-           "readings_mixed", "rule_words", "seen_share", "stopped_early", "went_another_way", "where", "wrong_values"]
+__all__ = ["WENT_ANOTHER_WAY", "counter_judged_by_change", "crashed", "dealt_as", "move_not_made",
+           "others_business", "reading_followed", "readings_mixed", "rule_words", "seen_share", "stopped_early",
+           "went_another_way", "where", "wrong_values"]
 
 # What says that a test's game went another way before its check (``went_another_way``), for whoever reads a
 # result back to know what it saw (``stages.by_evidence``)
@@ -88,6 +89,12 @@ def went_another_way(s: Scenario, departure: Departure) -> str:
             "test judges (it is not counted twice):\n    "
             + departure.line(s.setup, s.moves)
             + f"\nMoves up to there:\n{moves_text(s.setup, s.moves, departure.step)}")
+
+
+def counter_judged_by_change(s: Scenario, shift: Departure) -> str:
+    """A counter (currentTurn) that differed in another rule's business: judged by what each move changed."""
+    return (f"{shift.line(s.setup, s.moves)}. No rule reads it, so this test judged it by what each move changed "
+            "from there (its own rules are not about it, and it is not counted twice).")
 
 
 def seen_share(seen: int, checks: int) -> str:

@@ -52,11 +52,13 @@ from grader.core.worker_client import WorkerLost
 from grader.games.palace import explain
 from grader.games.palace.compare import (
     CALLS,
+    COUNTERS,
     STATE_KEYS,
     after_words,
     changed_words,
     lenient_keys,
     moves_text,
+    rebased,
     value_words,
 )
 from grader.games.palace.engine import ENGINE, spec_of
@@ -345,7 +347,7 @@ DEPENDS: dict[str, frozenset[str]] = {
     "valid": frozenset(ORDER) - {"valid", "out_of_range"},  # the questions are built from what was observed
 }
 # The game's state: once it differs the library's game has gone another way, and nothing after is judged.
-DIVERGENT = frozenset(STATE_KEYS) - {"effective_top_rank", "seven_restriction"} | {"side_effects", "trouble"}
+DIVERGENT = frozenset(STATE_KEYS) - {"effective_top_rank", "seven_restriction"} - COUNTERS | {"side_effects", "trouble"}
 VIEWS = frozenset({"hand", "hand_count", "top_discard", "out_of_range"})  # views of a state that agrees: queries
 # What decides what every later move does: once it has differed, a later difference may follow from it.
 TAINTING = frozenset({"effective_top_rank", "seven_restriction"})
@@ -620,8 +622,9 @@ def judge_game(game: RandomGame, run: GameRun, around: set[str]) -> GameShown:
     shown = GameShown(game)
     ref = _Reference(game)
     tainted = False
+    offsets: dict[str, int] = {}  # a counter that differed (``compare.COUNTERS``): judged by its change from there
     for k, step in enumerate(game.steps[:len(run.steps)]):
-        mine, theirs = _judged(comparable(run.steps[k], step), comparable(step.obs, step))
+        mine, theirs = _judged(comparable(rebased(run.steps[k], offsets), step), comparable(step.obs, step))
         changed = run.rechecked.get(k)
         side_effects = isinstance(changed, dict) and bool(changed)
         found: list[Difference] = []
@@ -634,6 +637,11 @@ def judge_game(game: RandomGame, run: GameRun, around: set[str]) -> GameShown:
         if tainted:  # the rank to beat differed earlier: what differs now may follow from it
             for d in found:
                 d.explained = True
+        for d in found:
+            if d.key in COUNTERS and isinstance(mine, dict) and isinstance(theirs, dict):
+                got, want = mine.get(d.key), theirs.get(d.key)
+                if isinstance(got, int) and isinstance(want, int):
+                    offsets[d.key] = offsets.get(d.key, 0) + got - want
         differed = _charge(shown, k, found, around)
         if any(d.key in DIVERGENT for d in found):
             return shown  # the game went another way: nothing after this step is judged

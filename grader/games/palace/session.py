@@ -64,15 +64,18 @@ from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.palace import explain
 from grader.games.palace.c_observer import install as install_observer
 from grader.games.palace.compare import (
+    COUNTERS,
+    EXPECT_KEYS,
     Mismatch,
     asserts,
     check_expect,
     entry_label,
-    first_departure,
     ident_map,
     mismatch_cause,
     mismatch_owners,
+    rebased,
     ref_text,
+    walk,
 )
 from grader.games.palace.deal_map import PARTIAL, learnt, places, probe_setups, same_deal
 from grader.games.palace.frames import ASK, INDEX_RANGES, OVER, RECHECK, AskedMove, AskEntry, Event, max_frames
@@ -632,8 +635,8 @@ class PalaceSession(SubmissionSession):
         ids = ident_map(run.steps[0] if run.steps else None, s.setup)
         n = s.setup.n_players
 
-        def judged(e: Expect) -> list[Mismatch] | None:
-            """The mismatches of one block; None when the game never got there."""
+        def judged(e: Expect, offsets: Mapping[str, int] | None = None) -> list[Mismatch] | None:
+            """The mismatches of one block (the counters less ``offsets``); None when the game never got there."""
             if e.after >= len(run.steps):
                 return None
             frame = run.asked.get(e.after)
@@ -641,9 +644,18 @@ class PalaceSession(SubmissionSession):
             needs_answers = bool(e.valid or e.invalid or e.malformed or e.index_ranges)
             if needs_answers and frame is None:
                 return None
-            return check_expect(e, run.steps[e.after], answers, ids, n, frame.get("obs") if frame else None)
+            shift = offsets or {}
+            return check_expect(e, rebased(run.steps[e.after], shift), answers, ids, n,
+                                rebased(frame.get("obs"), shift) if frame else None)
 
         found = {id(e): judged(e) for _r, e in blocks}
+        if any(f for f in found.values()):
+            # a counter that differed on the way (currentTurn) is judged by what each move changed when it is
+            # another test's business: a note here, never what hides this test's rule
+            counted = walk(s.setup, s.moves, run)
+            if counted.shifts and not any(d.owners & set(s.rules) for d in counted.shifts):
+                found = {id(e): judged(e, counted.offsets_at(e.after)) for _r, e in blocks}
+                base.notes += [explain.counter_judged_by_change(s, d) for d in counted.shifts[:1]]
         trouble = judge_run(run)
         if s.probe is None:
             failed = next(((e, found[id(e)]) for _r, e in sorted(blocks, key=lambda b: b[1].after)
@@ -694,7 +706,8 @@ class PalaceSession(SubmissionSession):
             return base
         assert failed is not None
         expect = failed[0]
-        departure = first_departure(s.setup, s.moves, run)
+        counted = walk(s.setup, s.moves, run)
+        departure = counted.departure
         if departure is not None and not (departure.owners & set(s.rules)) and (
                 departure.step < expect.after or departure.step == expect.after
                 and not asserts(s, expect.after, departure.key)):
@@ -710,8 +723,11 @@ class PalaceSession(SubmissionSession):
                 base.message = explain.others_business(s, expect.after, mismatches, owners)
                 return base
         base.verdict = Verdict.WRONG
+        shifted = next((d for d in counted.shifts if d.step <= expect.after), None)
         if departure is not None and departure.cause and (departure.step < expect.after or not mismatches):
             self.causes[base.id] = [(departure.cause, departure.owners)]
+        elif shifted is not None and mismatches and all(EXPECT_KEYS.get(m.field) in COUNTERS for m in mismatches):
+            self.causes[base.id] = [(shifted.cause, shifted.owners)]  # a counter wrong since its first change
         elif mismatches and s.probe is None:
             self.causes[base.id] = [mismatch_cause(s, expect.after, m) for m in mismatches]
         if mismatches:

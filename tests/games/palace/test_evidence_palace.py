@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -190,14 +191,30 @@ def test_a_game_charges_the_family_of_its_first_difference_and_judges_nothing_af
     k = 12
     assert k < len(game.moves)
     steps = [s.obs for s in game.steps]
-    steps[k] = _with(steps[k], current_turn=99)
+    steps[k] = _with(steps[k], draw_pile_size=99)
     around: set[str] = set()
     shown = judge_game(game, _run(game, steps), around)
-    assert list(shown.charged) == ["turn_order"] and shown.charged["turn_order"].step == k
-    assert around == {"turn_order"}
+    assert len(shown.charged) == 1 and next(iter(shown.charged.values())).step == k
+    assert around == set(shown.charged)
     judged_before = {f for s in game.steps[1:k] for f in s.judges}
     assert set(shown.agreed) == judged_before and not shown.hidden
     assert all(n <= k - 1 for n in shown.agreed.values())  # nothing from step k on
+
+
+def test_a_counter_off_by_a_constant_is_charged_once_and_every_later_step_judged() -> None:
+    """currentTurn one short from move 12 on: no rule reads it, so it is judged by what each move changed."""
+    game = random_game(0, (REFERENCE,))
+    k = 12
+    steps = [s.obs for s in game.steps]
+    steps[k:] = [_with(obs, current_turn=cast("int", obs["current_turn"]) - 1) for obs in steps[k:]]
+    around: set[str] = set()
+    shown = judge_game(game, _run(game, steps), around)
+    assert list(shown.charged) == ["turn_order"] and shown.charged["turn_order"].step == k
+    assert not shown.hidden and not shown.again  # one difference: every later change agrees
+    expected: Counter[str] = Counter()  # a family charged in a game earns nothing more from it
+    for i, s in enumerate(game.steps[1:], start=1):
+        expected.update(s.judges - ({"turn_order"} if i >= k else set()))
+    assert shown.agreed == expected
 
 
 def test_a_family_judged_around_hides_its_steps_and_charges_nothing() -> None:
