@@ -140,7 +140,7 @@ class CMove:
 
 @cache
 def observer_ffi() -> cffi.FFI:
-    """The C observer's one entry point (the 2018 edition's ``c_observer``)."""
+    """The C observer's one entry point (every edition's ``c_observer``: ``grader.games.fcd.c_observer``)."""
     return declarations("int fcd_play_packed(void *const *api, int32_t deck_n, const int32_t *deck, int32_t n_moves, "
                         "const int32_t *moves, const int32_t *depths, int32_t *call_slot, int32_t *packed, "
                         "int64_t packed_cap, int64_t *packed_len, int32_t *stopped, int destroy);")

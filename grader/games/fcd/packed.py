@@ -1,6 +1,6 @@
 """The packed form of a trace: every observation of every step as one array of 32-bit integers.
 
-The worker's C observer (``grader.games.fcd18s2.c_observer``) writes a whole
+An edition's C observer (``grader.games.fcd.c_observer``) writes a whole
 game in this form with one foreign call; the reference's trace is packed the
 same way here, once, and cached.  Equal arrays mean every step's observations
 are equal, so a game that matches is accepted without one Python operation per
@@ -13,8 +13,10 @@ Per step, the observations in the edition's table's order, by shape:
 NULL is -1, -1, -1, 0); ``cards`` a count, then four per card;
 ``four_hands`` four such lists; ``four_ints`` and ``ints_n`` their integers;
 ``answers`` a count, then per answer value, colour, suit, the colour declared
-(-1 but for a D) and the answer.  The counts over the initial deck come after
-newGame only.
+(-1 but for a D) and the answer (an answer about a word of the notation, 2017's
+``uno``: -2, the word's code, 0, -1 and the answer); ``history`` (2017's turns of
+moves in the notation) per turn a count, then per move its length and its
+characters.  The counts over the initial deck come after newGame only.
 """
 
 from __future__ import annotations
@@ -32,10 +34,22 @@ OUTCOMES = ("done", "refused", "no_card", "null_game", "overflow")
 
 NULL_CARD = (-1, -1, -1, 0)
 NOT_DECLARED = -1  # the colour slot of an answer about a card that is not a D
+WORD = -2  # the value slot of an answer about a word of the notation (``word_code``)
+
+
+def word_code(word: str) -> int:
+    """A word of the notation (``uno``: a move that is no card) as one integer: its letters a-z, 5 bits
+    each, the first lowest.  Words are all lower-case letters, cards never are: the two cannot meet."""
+    if not (word.isascii() and word.isalpha() and word.islower() and len(word) <= 6):
+        raise ValueError(f"no packed form for the label {word!r}")
+    return sum((ord(ch) - ord("a") + 1) << (5 * i) for i, ch in enumerate(word))
 
 
 def _look(label: str) -> tuple[int, int, int]:
-    """The card of an answer's label, as ``observe.card_label`` writes it (``5RH``, ``NULL``, ``<v,c,s>``)."""
+    """The card of an answer's label, as ``observe.card_label`` writes it (``5RH``, ``NULL``, ``<v,c,s>``), or
+    the word it is (``uno``)."""
+    if label.islower():
+        return WORD, word_code(label), 0
     if label == "NULL":
         return -1, -1, -1
     if label.startswith("<"):
@@ -69,6 +83,9 @@ def _packed_value(shape: str, value: object) -> Iterable[int]:
         return [x for hand in cast("list[list[CardObs]]", value) for x in _cards(hand)]
     if shape in ("four_ints", "ints_5", "ints_16"):
         return cast("list[int]", value)
+    if shape == "history":
+        return [x for moves in cast("list[list[str]]", value)
+                for x in (len(moves), *(y for move in moves for y in (len(move), *map(ord, move))))]
     if shape == "answers":
         answers = cast("dict[str, bool]", value)
         return [len(answers), *(x for label, answer in answers.items() for x in _answer(label, answer))]

@@ -4,7 +4,7 @@ An edition's job module (``grader.games.fcd18s2.play``, ``grader.games.fcd17s2.p
 binds its ``Job`` here: the worker (``grader.core.worker``) imports it by name, calls
 ``warm_up`` once before forking, and ``run`` (``play_game`` with the edition's job) in
 each fresh child with the grader's request and the shared results area.  Two ways to play: through the
-C observer of the edition (2018's ``c_observer``), the whole game in one call and
+C observer of the edition (``grader.games.fcd.c_observer``), the whole game in one call and
 one frame of packed steps, when the request names it; or through the Python
 ``Observer``, every step a frame.  Either way the call in progress is written
 before every call into student code, so a crash or hang can be pinned on it.

@@ -1,5 +1,5 @@
 """A 2017 game played on both sides and judged: the family's session (``grader.games.fcd.session``)
-with the 2017 edition, its scenarios for the notes, and no C observer (every game takes the full run)."""
+with the 2017 edition (its C observer included), and its scenarios for the notes."""
 
 from __future__ import annotations
 
