@@ -16,13 +16,11 @@ digest of its packed steps.  Nothing here sees an expected result.
 from __future__ import annotations
 
 import base64
-import ctypes
 import hashlib
-import resource
-import signal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Required, TypedDict
 
+from grader.core.batched_games import each_game
 from grader.core.native import Api, open_library
 from grader.games.fcd.focus import validity_field
 from grader.games.fcd.frames import PACKED_CAPACITY, Event
@@ -35,7 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Job", "play_request", "play_game", "play_batch", "resolve", "refused", "move_ints"]
 
-_libc = ctypes.CDLL(None)
 
 
 class BatchedGame(TypedDict):
@@ -186,12 +183,9 @@ def play_batch(request: Request, results: Results, job: Job) -> None:
     through the C observer; after each, one frame: how it ended, where, and the SHA-256 of its packed
     steps (the grader compares it with the reference's: ``grader.games.fcd.session``).
 
-    Each game gets its own limits: the CPU limit is moved on before each game to what it has used so
-    far plus the game's own, and a timer is set to the game's wall limit, so a game that would be cut
-    alone is cut here too (its batch stops there, and the grader plays it alone).  Standard output is
-    flushed after each game, as a child of its own flushes at its end, before the game's frame is sent:
-    a game whose flush crashes is not reported done.  A library the C observer cannot play (it lacks an
-    API function) sends an error frame instead: its games are all played alone.
+    Each game gets its own limits (``grader.core.batched_games.each_game``), so a game that would be cut
+    alone is cut here too.  A library the C observer cannot play (it lacks an API function) sends an error
+    frame instead: its games are all played alone.
     """
     lib = open_library(lambda: CLibrary(request["lib"], job.api), results.send, Event.ERROR.value)
     if lib is None:
@@ -201,16 +195,10 @@ def play_batch(request: Request, results: Results, job: Job) -> None:
         results.send({"t": Event.ERROR.value, "what": "batch", "detail": "no C observer to play a batch with"})
         return
     each, data_of, destroy = request["each"], request.get("data_of", -1), request.get("destroy", True)
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
     for i, game in enumerate(request["batch"]):
-        used = resource.getrusage(resource.RUSAGE_SELF)
-        soft = int(used.ru_utime + used.ru_stime + int(each["cpu"]))  # (rounded down: never more than alone)
-        resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
-        signal.setitimer(signal.ITIMER_REAL, float(each["wall"]))
-        outcome, stopped, data = lib.play_packed(observer, game["deck"], game["codes"], game["depths"],
-                                                 results.call_slot(), PACKED_CAPACITY, destroy)
-        _libc.fflush(None)
-        signal.setitimer(signal.ITIMER_REAL, 0.0)
+        with each_game(each["cpu"], each["wall"]):
+            outcome, stopped, data = lib.play_packed(observer, game["deck"], game["codes"], game["depths"],
+                                                     results.call_slot(), PACKED_CAPACITY, destroy)
         frame: dict[str, object] = {"t": Event.PACKED.value, "game": i, "outcome": OUTCOMES[outcome], "at": stopped,
                                     "digest": hashlib.sha256(data).hexdigest()}
         if i == data_of:

@@ -12,13 +12,12 @@ the random games); any other game is judged by ``run_game``.
 from __future__ import annotations
 
 import base64
-import signal as signals
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Mapping, Self, Sequence
 
-from grader.core.batched_games import BATCH_GAMES, Shown
+from grader.core.batched_games import TIMED_SIGNALS, Shown, batch_limits
 from grader.core.build import BuildResult
 from grader.core.classify import classify
 from grader.core.gamespec import GameSpec
@@ -100,20 +99,6 @@ def _by_evidence(base: TestResult, cmp: Comparison) -> TestResult:
                     + "\n  ".join(cmp.not_shown or ["nothing it judges happened in your game"]))
     return base
 EQUAL, DIFFERENT, HUNG = "equal", "different", "hung"  # what the C observer's run of a game showed
-# A batch is cut when this long passes without a move (a correct move takes milliseconds): a hang in a
-# batch is played again alone, where it is judged, so here it only has to cost little.
-BATCH_STALL = 1.0
-TIMED_SIGNALS = frozenset({signals.SIGALRM})  # a batch's game cut at its own wall limit (``play.play_batch``)
-
-
-def batch_limits(limits: Limits) -> Limits:
-    """A batch's limits: each game's CPU and wall time for every game a batch may hold (the same for every
-    batch, so the worker's child forked ahead fits the next batch), and a stall limit.  Inside, each game
-    is held to its own (``play.play_batch``); output, memory and processes are the batch's as a game's."""
-    return limits.with_(cpu=limits.cpu * BATCH_GAMES, wall=limits.wall * BATCH_GAMES,
-                        stall=min(limits.stall, BATCH_STALL) if limits.stall else BATCH_STALL)
-
-
 @dataclass(frozen=True)
 class BatchRun:
     """What a batch showed: per game, in order; the packed steps the request asked for (``data_of``); and
