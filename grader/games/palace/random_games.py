@@ -802,6 +802,9 @@ def _failure(base: TestResult, d: Difference, differing: int, played: int, held:
     head = (f"{differing} of {played} random games differ from the reference in {words(d.family)}. The shortest: "
             f"game {g.index + 1} ({g.setup.n_players} players, played under the readings found in your code: "
             f"{held}) differs {after_words(d.step)}.\nThe game: {g.setup}\n")
+    from grader.games.palace.repro import random_scenario  # noqa: PLC0415 - the C programs' module, when needed
+
+    base.repro = random_scenario(d, base.rules)  # its C program's game, when the format states the difference
     if d.key == "trouble":
         base.message = head + d.got
     else:

@@ -2,6 +2,13 @@
 grader's worker plays it and checks what the test judges, where it judges it -- the program a student compiles
 with their own Palace.c to see the failure outside the grader.  Written beside the reports (``GameSpec.write_repros``).
 
+A failed random family test (``random_games._failure``) gets one too, from its shortest game made a scenario
+(``random_scenario``, kept as ``TestResult.repro``): the game's moves up to the difference, each blind move turning
+the very card the grader's worker turned (``blind_cards``, C38), and one expect block holding the reference's value
+of what differed there, stated as the grader compared it (C37's orders as multisets of those very cards).  It plays
+the game as the scenario's worker does: without the random games' isValidMove battery after every step and the
+counts read again after it, so a difference that only those show (isValidMove changing the game) gets no program.
+
 The program makes the grader's calls in the grader's order (``grader.games.palace.play``, with the scenario's
 requests: no isValidMove battery, no destroyGame):
 
@@ -36,22 +43,29 @@ show (a memory or output limit, an unreadable result, a lost worker).
 
 from __future__ import annotations
 
+import json
 import shutil
+import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, Sequence
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
 
 from grader.core.native import c_string
 from grader.core.results import Verdict
 from grader.core.sandbox import DETERMINISTIC_MALLOC
 from grader.games.palace.compare import COUNTS, SCALARS, after_words, entry_label, ref_text
+from grader.games.palace.families import FAMILIES, words
+from grader.games.palace.focus import sort_rules
 from grader.games.palace.frames import INDEX_RANGES
 from grader.games.palace.interface import COURSE_HEADERS, INCLUDE_DIR
-from grader.games.palace.scenarios import Expect, Malformed, Scenario, load_scenarios
+from grader.games.palace.observe import Observer
+from grader.games.palace.scenarios import RULE_IDS, Expect, Malformed, Scenario, load_scenarios
+from grader.games.palace.scenarios import _scenario as scenario_of
 from grader.games.palace.session import Asks, ask_entry
-from reference.palace import Action, CardRef, MoveSpec, Phase, Setup
+from reference.palace import Action, Card, CardRef, Game, MoveSpec, Phase, Setup, format_moves
 
 if TYPE_CHECKING:
     from grader.core.results import TestResult
+    from grader.games.palace.random_games import Difference
 
 __all__ = ["Graded", "c_program", "reproducible", "write_repros"]
 
@@ -462,6 +476,29 @@ static int readZone(int choosing, Seen *zone, const char *why) {
 
 /* ---- the moves ----------------------------------------------------------------------------------------------- */
 
+/* A blind move of a random game turns one card of the deal, wherever the mover's face-down row now holds it (C38
+   leaves the positions free once a seat has turned a card), as the grader's worker finds it
+   (grader/games/palace/playing.py: _blind_by_card); not found there, the move's own position stays. */
+static void blindByCard(int i, playerMove *pm) {
+    Seen card = dealtCard(BLIND_CARD[i]);
+    if (card.card == NULL) {
+        return;
+    }
+    char why[120];
+    snprintf(why, sizeof why, "looking for the face-down card of move %d (%s)", i + 1, MOVES[i].text);
+    CALLING("currentPlayer(), %s", why);
+    int seat = currentPlayer(game);
+    CALLING("faceDownCount(%d), %s", seat, why);
+    int count = capped(faceDownCount(game, seat));
+    for (int p = 0; p < count; p++) {
+        CALLING("getFaceDownCard(%d, %d), %s", seat, p, why);
+        if (getFaceDownCard(game, seat, p) == card.card) {
+            pm->faceDownIndex = p;
+            return;
+        }
+    }
+}
+
 enum { GOING, REFUSED, NO_SUCH_CARD };
 static int stopped = GOING, stoppedAt = -1;  /* how and at which move the game stopped */
 static void decide(int trouble, int detail);
@@ -478,6 +515,9 @@ static void makeMove(int i) {
     snprintf(why, sizeof why, "looking for the cards of move %d (%s)", i + 1, m->text);
     if (m->act == PLAY_FACE_DOWN) {
         pm.faceDownIndex = m->down;
+        if (BLIND_CARD[i] >= 0) {
+            blindByCard(i, &pm);
+        }
     } else if (m->act != PICK_UP_PILE) {
         static Seen zone[N_CARDS];
         int count = readZone(m->act == CHOOSE_FACE_UP, zone, why);
@@ -1153,9 +1193,12 @@ def _given(failed: TestResult | None) -> list[str]:
             f"static const int GIVEN_S[N_CARDS] = {{{', '.join(str(int(x)) for _r, x in given)}}};"]
 
 
-def c_program(s: Scenario, compile_hint: str, failed: TestResult | None = None) -> str:
+def c_program(s: Scenario, compile_hint: str, failed: TestResult | None = None,
+              blind_cards: Mapping[int, int] | None = None) -> str:
     """The C program of scenario ``s``: its game played as the grader plays it, its blocks judged as the grader
-    judges them (see the module's docstring).  ``failed``: the grader's result, quoted in the header."""
+    judges them (see the module's docstring).  ``failed``: the grader's result, quoted in the header;
+    ``blind_cards``: move index -> the deck index of the card that blind move turns (a random game's, C38)."""
+    blind = dict(blind_cards or {})
     n, deck = s.setup.n_players, s.setup.deck
     # the blocks in the order the grader picks the failing one: by step; a probe's as written, every reading's
     # values first, then each reading's own (``session.run_scenario``)
@@ -1177,10 +1220,11 @@ def c_program(s: Scenario, compile_hint: str, failed: TestResult | None = None) 
         asked: tuple[MoveSpec | Malformed, ...] = (*e.valid, *e.invalid, *e.malformed)
         entries.update(((e.after, entry_label(x)), x) for x in asked)
     questions = {step: [label for label, _entry in row] for step, row in asks.by_step.items()}
-    deal_read = bool(asks.by_step) or any(r.ident is not None for m in s.moves for r in m.cards)
+    deal_read = bool(asks.by_step or blind) or any(r.ident is not None for m in s.moves for r in m.cards)
     most = max((len(q) for q in questions.values()), default=0)
 
-    header = [f"/* Repro of the test {s.group}/{s.id} ({', '.join(s.rules)}):",
+    test = failed.id if failed is not None else f"{s.group}/{s.id}"
+    header = [f"/* Repro of the test {test} ({', '.join(s.rules)}):",
               f" *   {s.says.replace('*/', '* /')}",
               f" * The game: {s.setup}",
               f" * The moves: {' '.join(str(m) for m in s.moves) or '(none)'}"]
@@ -1212,7 +1256,10 @@ def c_program(s: Scenario, compile_hint: str, failed: TestResult | None = None) 
         REPRO_PRELUDE,
         f"static const struct move MOVES[{len(s.moves) + 1}] = {{  /* the moves, each card by its look */",
         *[f"    {_move_row(m)}," for m in s.moves],
-        '    {PICK_UP_PILE, 0, {0}, {0}, {0}, 0, "(end)"}};']
+        '    {PICK_UP_PILE, 0, {0}, {0}, {0}, 0, "(end)"}};',
+        f"static const int BLIND_CARD[{len(s.moves) + 1}] = "
+        f"{{{', '.join(str(blind.get(i, -1)) for i in range(len(s.moves) + 1))}}};  "
+        "/* a blind move's card by its deck index (-1: by position) */"]
     for step, row in sorted(asks.by_step.items()):
         lines.append(f"static const struct asked QUESTIONS_{step}[{len(row)}] = {{")
         for label, entry in row:
@@ -1257,28 +1304,218 @@ def c_program(s: Scenario, compile_hint: str, failed: TestResult | None = None) 
     return "\n".join(lines) + "\n"
 
 
+# ---- a random game's failure, as a scenario ------------------------------------------------------------------
+RANDOM_MARK = "# blind_cards:"  # the comment line of a random game's scenario text naming its blind moves' cards
+_SCALAR_KEYS = {"phase": "phase", "current_player": "current_player", "current_turn": "current_turn",
+                "winner": "winner", "effective_top_rank": "effective_top_rank",
+                "seven_restriction": "seven_restriction", "pile_size": "discard_pile_size",
+                "draw_pile_size": "draw_pile_size", "burnt_count": "burnt_count"}
+
+
+def random_scenario(d: Difference, rules: Sequence[str]) -> str | None:
+    """The game of a random family's failure (its shortest, ``random_games._failure``) as a scenario, with one
+    expect block holding the reference's value of what differed, where it differed, stated as the grader compared
+    it -- the text a student can paste into a scenario file, and what the test's C program plays (``write_repros``).
+    None when no expect block states it so: a value the format has no key for (``burnt``, ``hand``,
+    ``out_of_range``, the game's fixed numbers, isValidMove's side effects), one the grader compared more loosely
+    than a key can say (a pile whose runs of one move are in any order inside but not as a whole, the top of a
+    set of several cards, the face-down rows once a seat has turned a card: C37, C38), an isValidMove question no
+    entry asks with the battery's very cards (``_question``), a crash in calls the program does not make (the
+    grader's battery and its re-reads), and the verdicts no program shows."""
+    g, k = d.game, d.step
+    moves: Sequence[MoveSpec] = g.moves[:k]
+    block: dict[str, object] | None
+    if d.key == "trouble":
+        if d.verdict in NOT_SHOWN_BY_A_PROGRAM or d.row is None or not _replayed_call(str(d.row["what"])):
+            return None
+        upto = min(len(g.moves), max(k, int(d.row["step"])) + 1)  # the move in progress too
+        moves, block = g.moves[:upto], {"after": upto}  # reached only when nothing stopped the game
+    elif d.key == "valid" and k < len(g.moves) and d.what == f"isValidMove({g.moves[k]})" and d.expected == "TRUE":
+        moves, block = g.moves[:k + 1], {"after": k + 1}  # the game's own move refused, or its card not there
+    else:
+        block = _random_expect(d)
+    if block is None:
+        return None
+    blind = [(i, index) for i, index in g.blind_cards if i < len(moves)]
+    valid = [r for r in rules if r in RULE_IDS] or \
+        sort_rules({r for f in g.steps[min(k, len(g.steps) - 1)].judges for r in FAMILIES[f][1]}) or ["C2"]
+    says = (f"A random game of the grader (game {g.index + 1}) that showed a difference from the reference in "
+            f"{words(d.family)}: {d.what} {after_words(d.step)}.")
+    lines = ["# The shortest random game that failed this test, cut after its difference, in the scenario format "
+             "(fixtures/palace/scenarios/).",
+             f"{RANDOM_MARK} {' '.join(f'{i + 1}={index}' for i, index in blind)}  (move = the deck index of the "
+             f"card that blind move turns, wherever the face-down row now holds it: C38)" if blind else "",
+             "[[scenario]]", f'id = "{random_scenario_id(d.family)}"', f"rules = {_toml(valid)}",
+             f"says = {_toml(says)}",
+             f"setup = {_toml(str(g.setup))}", f"moves = {_toml(format_moves(moves))}", "[[scenario.expect]]"]
+    lines += [f"{key} = {_toml(value)}" for key, value in block.items()]
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def random_scenario_id(family: str) -> str:
+    """A random family's scenario id: ``random_<family>`` (the test ``random/<family>``, its program
+    ``repro_random_<family>.c``)."""
+    return "random_" + family
+
+
+def _replayed_call(what: str) -> bool:
+    """Is the call in progress one the program makes too (not the grader's isValidMove battery, nor a count it
+    reads again after the battery)?"""
+    return "candidate" not in what and "by the grader" not in what and "read again" not in what
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{key} = {_toml(v)}" for key, v in value.items()) + " }"
+    assert isinstance(value, (list, tuple))
+    return "[" + ", ".join(_toml(v) for v in value) + "]"
+
+
+def _cards(cards: Sequence[Card | None]) -> list[str]:
+    """Cards with their identity, ``5H@12`` (the reference's cards are the deck's: ``Card.ident``)."""
+    return ["NULL" if c is None else f"{c}@{c.ident}" for c in cards]
+
+
+def _random_expect(d: Difference) -> dict[str, object] | None:
+    """The expect block of a value of the observation that differed (``random_scenario``), or None."""
+    g, k = d.game, d.step
+    step = g.steps[k]
+    game = Game(g.setup, g.readings[0])
+    observer = Observer(game, g.setup.n_players, g.setup.n_cards)
+    observer.observe()  # identities are numbered at the first observation, as the battery's labels number them
+    for spec in g.moves[:k]:
+        game.play_move(game.resolve(spec))
+    seats = range(g.setup.n_players)
+    block: dict[str, object] = {"after": k}
+    key = d.key
+    if key in _SCALAR_KEYS:
+        values: dict[str, object] = {
+            "phase": game.current_phase().name, "current_player": game.current_player(),
+            "current_turn": game.current_turn(), "winner": game.game_winner(),
+            "effective_top_rank": game.effective_top_rank(), "seven_restriction": game.seven_restriction(),
+            "pile_size": game.discard_pile_size(), "draw_pile_size": game.draw_pile_size(),
+            "burnt_count": game.burnt_count()}
+        if key == "phase" and d.got == "nothing readable":
+            return None
+        block[_SCALAR_KEYS[key]] = values[key]
+    elif key in ("hand_counts", "face_up_counts", "face_down_counts"):
+        count = {"hand_counts": game.player_card_count, "face_up_counts": game.face_up_count,
+                 "face_down_counts": game.face_down_count}[key]
+        block[key] = [count(s) for s in seats]
+    elif key in ("hands", "face_up"):  # each seat's cards in any order, every card that very card (C37)
+        block["hand" if key == "hands" else key] = {
+            str(s): _cards(game.hand(s) if key == "hands" else game.face_up(s)) for s in seats}
+    elif key == "face_down":
+        if step.turned:
+            return None  # positions renumbered once a seat has turned a card (C38): compared as a multiset there
+        block[key] = {str(s): _cards([game.get_face_down_card(s, p) for p in range(game.face_down_count(s))])
+                      for s in seats}
+    elif key == "pile":
+        pile = _cards([game.get_discard_pile_card(n) for n in range(game.discard_pile_size())])
+        if all(n == 1 for n in step.segments):
+            block["pile"] = pile  # every card put down alone: top first
+        elif len(step.segments) == 1:
+            block["pile"], block["pile_as_set"] = pile, True  # one set: in any order (C37)
+        else:
+            return None
+    elif key == "top_discard":
+        if step.segments and step.segments[0] > 1:
+            return None  # any card of the top set (C37)
+        top = game.top_discard()
+        block[key] = "none" if top is None else _cards([top])[0]
+    elif key == "draw_pile":
+        block[key] = _cards([game.get_deck_card(n) for n in range(game.draw_pile_size())])
+    elif key == "valid" and d.what.startswith("isValidMove(") and {d.expected, d.got} == {"TRUE", "FALSE"}:
+        asked = _question(observer, d.what[len("isValidMove("):-1], d.expected == "TRUE")
+        if asked is None:
+            return None
+        block[asked[0]] = [asked[1]]
+    else:
+        return None
+    return block
+
+
+def _question(observer: Observer, label: str, expected: bool) -> tuple[str, str] | None:
+    """A battery question (its label) as an entry of an expect block's ``valid``, ``invalid`` or ``malformed`` list,
+    with the reference's very cards (``5H@12``): (key, entry), or None when no entry asks that very move (the
+    same card twice but not last, an action outside the enum with a card, a malformed move the reference would
+    allow).  A label the comparison shortened (a card of a pile whose order C37 leaves free: ``wrong-zone:pile``)
+    stands for the reference's question of that kind: both must be FALSE."""
+    questions = dict(observer.candidates(observer.observe()))
+    move = questions.get(label) or next((m for lb, m in questions.items() if lb.startswith(label + ":")), None)
+    if move is None:
+        return None
+    answer = "valid" if expected else "invalid"
+    malformed = None if expected else "malformed"  # C40: never a valid move
+    cards, up = move.cards, "up:" if move.action == Action.CHOOSE_FACE_UP else ""
+    written = [c for c in cards if c is not None]
+    text = ",".join(_cards(written))
+    if move.action not in {int(a) for a in Action}:
+        return (malformed, f"action={move.action}") if malformed and not cards else None
+    if move.action == Action.PICK_UP_PILE:
+        return answer, "pickup"
+    if move.action == Action.PLAY_FACE_DOWN:
+        index = move.face_down_index
+        return (answer, f"blind:{index}") if index >= 0 else (malformed, f"blind={index}") if malformed else None
+    if not malformed and (move.num_cards is not None or len(written) != len(cards) or len(set(cards)) < len(cards)):
+        return None
+    if None in cards:  # a NULL entry, last (C40)
+        whole = cards[-1] is None and len(written) == len(cards) - 1 and move.num_cards is None
+        return (malformed, f"{up}null" + (f":{text}" if text else "")) if malformed and whole else None
+    if len(set(cards)) < len(cards):  # the first card again, last (C40)
+        once = list(dict.fromkeys(cards))
+        whole = cards[-1] == cards[0] and len(once) == len(cards) - 1 and move.num_cards is None
+        return (malformed, f"{up}repeat:{','.join(_cards(once))}") if malformed and whole else None
+    if move.num_cards is not None and move.num_cards != len(cards):
+        return (malformed, f"{up}numCards={move.num_cards}" + (f":{text}" if text else "")) if malformed else None
+    return (answer, up + text) if cards else None
+
+
+def _random_scenario_of(t: TestResult) -> tuple[Scenario, dict[int, int]] | None:
+    """A random family test's scenario (``TestResult.repro``, written by ``random_scenario``) and its blind moves'
+    cards; None when it has none."""
+    if t.kind != "random" or not t.repro:
+        return None
+    raw = tomllib.loads(t.repro)["scenario"][0]
+    blind: dict[int, int] = {}
+    for line in t.repro.splitlines():
+        if line.startswith(RANDOM_MARK):
+            pairs = line[len(RANDOM_MARK):].split("(")[0].split()
+            blind = {int(a) - 1: int(b) for a, _eq, b in (p.partition("=") for p in pairs)}
+    return scenario_of(t.group, "Random games", raw, "random games"), blind
+
+
 # ---- which failures get one, and where they go ------------------------------------------------------------
 def reproducible(t: TestResult, s: Scenario | None) -> bool:
     """Does this failed test get a program?  A visible scenario test that failed on what its game shows (not a
-    probe failed only beside another probe's reading, not a limit or the grader's own trouble)."""
-    return (t.verdict.family == "fail" and not t.hidden and t.kind == "scenario" and s is not None
+    probe failed only beside another probe's reading, not a limit or the grader's own trouble), or a random
+    family's whose difference its scenario states (``TestResult.repro``: ``random_scenario``)."""
+    return (t.verdict.family == "fail" and not t.hidden and t.kind in ("scenario", "random") and s is not None
             and t.verdict not in NOT_SHOWN_BY_A_PROGRAM and t.failed_on != "readings")
 
 
 def write_repros(result: Graded, folder: Path) -> dict[str, str]:
-    """A repro program for every failing, visible scenario test (``reproducible``): test id -> file name.
-    ``folder`` gets the course headers and PalaceCard.c too, so the printed command works once the student copies
-    Palace.c next to it."""
+    """A repro program for every failing, visible scenario test and random family test (``reproducible``): test
+    id -> file name.  ``folder`` gets the course headers and PalaceCard.c too, so the printed command works once
+    the student copies Palace.c next to it."""
     scenarios = {f"{s.group}/{s.id}": s for s in load_scenarios()}
     written: dict[str, str] = {}
     for t in result.tests:
-        sc = scenarios.get(t.id)
+        sc, blind = scenarios.get(t.id), None
+        if t.kind == "random":
+            sc, blind = _random_scenario_of(t) or (None, None)
         if sc is None or not reproducible(t, sc):
             continue
         name = "repro_" + t.id.replace("/", "_") + ".c"
         hint = f"gcc -std=gnu11 -g -I. -o repro {name} Palace.c PalaceCard.c && ./repro"
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(c_program(sc, hint, t))
+        (folder / name).write_text(c_program(sc, hint, t, blind))
         written[t.id] = name
     if written:
         for header in (*COURSE_HEADERS, "PalaceCard.c"):
