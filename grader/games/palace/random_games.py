@@ -689,6 +689,7 @@ class InBatches:
     def __init__(self, session: PalaceSession, readings: tuple[Readings, ...], around: set[str]) -> None:
         self.session, self.readings, self.around = session, readings, around  # ``around``: the stage's, live
         self.dealt: dict[int, str] = {}  # game index -> the deck newGame was given, when rearranged (a wrong deal)
+        self.differed: set[int] = set()  # games a batch saw differ: played alone, they go straight to the full run
 
     def request(self, index: int) -> dict[str, object]:
         game = random_plan(index, self.readings)
@@ -699,7 +700,9 @@ class InBatches:
         return self.session.batch_ready()
 
     def play_batch(self, indices: Sequence[int]) -> Sequence[Shown]:
-        return self.session.play_batch([self.request(i) for i in indices])
+        shown = self.session.play_batch([self.request(i) for i in indices])
+        self.differed.update(i for i, s in zip(indices, shown) if s is Shown.DIFFERED)
+        return shown
 
     def passed(self, index: int) -> GameShown:
         game = random_plan(index, self.readings)
@@ -712,7 +715,7 @@ class InBatches:
         game = random_plan(index, self.readings)  # observed only for a game the library did not play as the reference
         try:
             run = self.session.play(game.setup, game.moves, blind_cards=game.blind_cards, recheck=True,
-                                    around_deal="deal" in self.around)
+                                    around_deal="deal" in self.around, native=index not in self.differed)
         except WorkerLost as lost:
             shown = GameShown(game)
             _charge(shown, 0, [Difference(game, 0, "trouble", "the sandbox", "to answer", str(lost),

@@ -441,14 +441,15 @@ class PalaceSession(SubmissionSession):
     # ---- playing -----------------------------------------------------------------------------------------
     def play(self, setup: Setup, moves: Sequence[MoveSpec], *, asks: Sequence[tuple[int, list[AskEntry]]] = (),
              blind_cards: Sequence[tuple[int, int]] = (), destroy: bool = False, battery: bool = True,
-             recheck: bool = False, around_deal: bool = False) -> GameRun:
+             recheck: bool = False, around_deal: bool = False, native: bool = True) -> GameRun:
         """One game on the library (``play``'s keywords), under the session's limits (a hang shortens the
         later ones); ``WorkerLost`` when the sandbox stopped answering.  ``around_deal``: the game does not judge
         the deal, so a library seen to deal otherwise than C2 is given the deck rearranged (``dealt_as``), and
-        the run says so (``GameRun.dealt_as``)."""
+        the run says so (``GameRun.dealt_as``).  ``native``: False when the C observer just saw this very game
+        differ (in a batch): it goes straight to the full run."""
         def once(dealt: Setup | None) -> GameRun:
             return self._play(setup, moves, asks=asks, blind_cards=blind_cards, destroy=destroy, battery=battery,
-                              recheck=recheck, dealt_as=dealt)
+                              recheck=recheck, dealt_as=dealt, native=native)
 
         dealt = self.dealt_as(setup) if around_deal else None
         run = once(dealt)
@@ -490,10 +491,11 @@ class PalaceSession(SubmissionSession):
 
     def _play(self, setup: Setup, moves: Sequence[MoveSpec], *, asks: Sequence[tuple[int, list[AskEntry]]],
               blind_cards: Sequence[tuple[int, int]], destroy: bool, battery: bool, recheck: bool,
-              dealt_as: Setup | None) -> GameRun:
+              dealt_as: Setup | None, native: bool = True) -> GameRun:
         assert self.client is not None
         try:
-            if self.observer and not self.troubled_last and (self.misses < MISSES or self.misses % MISSES == 0):
+            if native and self.observer and not self.troubled_last and (
+                    self.misses < MISSES or self.misses % MISSES == 0):
                 agreed = self._agreed_run(play_request(setup, moves, asks=asks, blind_cards=blind_cards,
                                                        destroy=destroy, battery=battery, recheck=recheck,
                                                        dealt_as=dealt_as))
