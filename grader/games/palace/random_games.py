@@ -725,7 +725,9 @@ class InBatches:
             self.dealt[index] = str(run.dealt_as)
         if run.agreed is not None:
             return agreed_game(game), True
-        return judge_game(random_game(index, self.readings, len(run.steps)), run, self.around), False
+        shown = judge_game(random_game(index, self.readings, len(run.steps)), run, self.around)
+        agreed = judge_run(run) is None and not (shown.charged or shown.again or shown.hidden)
+        return shown, agreed  # (the full run agreeing at every step proves the game as the C observer would)
 
 
 def _note_kept_state(batching: InBatches, kept: Sequence[KeptState[int]], results: list[TestResult]) -> None:
