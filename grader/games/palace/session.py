@@ -100,8 +100,8 @@ STOP_TAGS = (Event.REFUSED.value, Event.NO_CARD.value)
 HELD_TRIED = 4
 DEAL_CLAUSES = frozenset({"P2", "C2"})  # a scenario naming these judges the deal: its deck is played as given
 MISSES = 8  # games in a row the C observer saw differ, after which it tries one game in MISSES only
-# A test whose rule a departure owned elsewhere hid keeps its marks for now: Palace does not judge around
-# a departure yet (Final Card-Down does, and earns only what was seen); issue 35 brings it here.
+# A test whose rule a departure owned elsewhere hid is NOT_SHOWN here, its share still whole: once every scenario
+# has run, ``stages.by_evidence`` sets what it earns (the share of its checks seen to hold before the departure).
 EXCUSED = 1.0
 
 __all__ = ["Asks", "GameRun", "PalaceSession", "Probed", "ask_entry", "call_words", "judge_run", "play",
