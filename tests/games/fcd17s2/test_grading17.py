@@ -165,6 +165,8 @@ def test_a_bug_past_a_lenient_point_is_caught_when_the_course_makes_it_strict(na
     assert _full_grade(SUBMISSIONS / "model", strict) == (100.0, [])
 
 
+@pytest.mark.slow  # (CI's budget; the default run keeps every reading on every scenario, and the stop's
+# ``bench/marks_snapshot.py --games --check`` grades every reading with the full profile)
 def test_the_model_and_every_reading_get_full_marks_with_the_full_profile() -> None:
     """Scenarios, random games and the memory stage: 100/100 for the model and for every LENIENT ruling taken
     the other way."""

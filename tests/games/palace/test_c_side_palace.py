@@ -9,9 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 RUNNER = Path(__file__).resolve().parents[3] / "fixtures" / "palace" / "submissions" / "selftest" / "run_selftest.py"
 
 
+@pytest.mark.slow  # (CI's budget: about 40 s, every fixture compiled and run under the sanitizers)
 def test_the_model_readings_and_mutants_hold_what_their_tables_say() -> None:
     proc = subprocess.run([sys.executable, str(RUNNER), "-j", "2"], capture_output=True, text=True, timeout=600,
                           check=False)
