@@ -24,6 +24,8 @@ from typing import Any, Callable, Iterable, TypeVar, cast
 
 import orjson
 
+from grader.core.digest import digest
+
 Value = TypeVar("Value")
 
 _MEMORY: dict[str, object] = {}
@@ -45,11 +47,7 @@ def cache_dir() -> Path | None:
 
 def source_version(paths: Iterable[Path]) -> str:
     """A hash of the source files that compute a value: change one, and every key changes."""
-    h = hashlib.sha256()
-    for p in sorted(paths):
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+    return digest(((p.name, p.read_bytes()) for p in sorted(paths)), 16)
 
 
 def key_of(*parts: object) -> str:

@@ -12,7 +12,6 @@ whether or not the student's own library compiles.
 
 from __future__ import annotations
 
-import hashlib
 import time
 import traceback
 from functools import partial
@@ -21,6 +20,7 @@ from typing import Callable, Iterable, Sequence
 
 from grader.core.build import find_sources
 from grader.core.config import MarkingConfig
+from grader.core.digest import digest
 from grader.core.gamespec import GameSpec, Scenario, Session
 from grader.core.results import STAGE_RANK, GroupMarks, PlayersResult, SubmissionResult, TestResult, Verdict
 from grader.core.sandbox import detect_mode
@@ -29,30 +29,28 @@ Progress = Callable[[TestResult], None]
 
 
 def source_hash(folder: Path, game: GameSpec | None = None) -> str:
-    """A hash of what gets compiled and graded: a re-run with the same sources is the same submission."""
-    h = hashlib.sha256()
+    """A hash of what gets compiled and graded: a re-run with the same sources is the same submission.
+    Each file enters as its role, name and length before its bytes (``grader.core.digest``): two different
+    file sets never give one key."""
     game = game or _default_game()
     try:
         sources = find_sources(folder, game)
     except OSError:
         return "unreadable"
+    parts: list[tuple[str, bytes]] = [("game", game.name.encode())]
     # The compiled files and the .c files they #include (a new Card.c inside Game.c is a new submission).
     for p in sorted([*sources.compiled, *(folder / n for n in sources.part_of)], key=lambda p: p.name):
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
+        parts.append((f"compiled/{p.name}", p.read_bytes()))
     targets = game.suite_targets() if game.suite_targets is not None else None
     tests = folder / targets.test_file if targets is not None else None
     if tests is not None and tests.is_file():  # graded too: a new test program is a new submission
-        h.update(tests.name.encode())
-        h.update(tests.read_bytes())
+        parts.append((f"tests/{tests.name}", tests.read_bytes()))
     player = folder / "player.c"
     if game.arena is not None and player.is_file():  # graded too (``arena.qualify``): a new player, a new submission
-        h.update(player.name.encode())
-        h.update(player.read_bytes())
+        parts.append((f"player/{player.name}", player.read_bytes()))
     for p in sorted(folder.glob("*.h")):
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:20]
+        parts.append((f"header/{p.name}", p.read_bytes()))
+    return digest(parts)
 
 
 def _default_game() -> GameSpec:
@@ -137,7 +135,7 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
             progress(t)
 
     with game.open_session(folder, limits=config.limits, strict=config.strict_rulings,
-                           compile_timeout=config.compile_seconds) as session:
+                           compile_timeout=config.compile_seconds, allowed_symbols=config.allowed_symbols) as session:
         session.owners = game.owners(every_scenario)
         for t in _build_tests(session, game):
             add(t)
@@ -156,7 +154,7 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
             build_output=session.build.output, build_notes=list(session.build.notes),
             build_command=session.build.command, tests=tests, profile=config.profile, game=game.title,
             build_sources=list(session.build.compiled_names),
-            sandbox=f"{detect_mode().name}: {detect_mode().why}",
+            sandbox=f"{detect_mode().name}: {detect_mode().why}", refused=tuple(session.build.refused),
         )
     if only:
         result.tests = [t for t in result.tests if _kept(t, chosen, stages)]

@@ -35,6 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import Mapping
 
+from grader.core.digest import digest
 from grader.core.results import SubmissionResult, result_from_json
 from grader.core.values import Table
 
@@ -47,13 +48,9 @@ def grader_version() -> str:
     """A hash of the grader's own files (code, templates, course headers, default marking): a worker
     with another version would give other marks, so it is part of every key."""
     root = Path(__file__).resolve().parents[3]
-    h = hashlib.sha256()
-    for top in _CODE_ROOTS:
-        for p in sorted((root / top).rglob("*")):
-            if p.suffix in _VERSIONED and p.is_file() and "__pycache__" not in p.parts:
-                h.update(p.relative_to(root).as_posix().encode())
-                h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+    return digest(((p.relative_to(root).as_posix(), p.read_bytes())
+                   for top in _CODE_ROOTS for p in sorted((root / top).rglob("*"))
+                   if p.suffix in _VERSIONED and p.is_file() and "__pycache__" not in p.parts), 16)
 
 
 def marking_hash(config_raw: Table, options: Mapping[str, object]) -> str:
