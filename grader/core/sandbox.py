@@ -22,6 +22,7 @@ and when bubblewrap is installed but cannot start, the cause the system gives
 from __future__ import annotations
 
 import atexit
+import ctypes
 import functools
 import importlib
 import os
@@ -50,7 +51,12 @@ SANDBOX_UID = 65534
 # wrong answer every time instead of passing by luck; a pointer read from such memory is not canonical
 # and crashes at once.
 DETERMINISTIC_MALLOC = "glibc.malloc.perturb=90:glibc.malloc.tcache_count=0"
-TMPFS_BYTES = 16 * 1024 * 1024
+TMPFS_BYTES = 16 * 1024 * 1024  # each of the sandbox's writable places (/tmp, /dev/shm) holds at most this
+TMPFS_FILES = 4096  # and this many files: 600,000 empty files cost the host 420 MB of kernel memory
+# What the bubblewrap process itself is started with: it is process 1 of the sandbox, and its environment is
+# readable there as /proc/1/environ, so the grader's own variables (tokens, keys) never reach it.
+BWRAP_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C"}
+MS_NOSUID, MS_NODEV, MNT_DETACH = 2, 4, 2
 
 
 @dataclass(frozen=True)
@@ -85,7 +91,9 @@ def _as_sandbox_user() -> _User:
     return {}
 
 
-def _bwrap_base(extra: Sequence[str]) -> list[str]:
+def _bwrap_base(extra: Sequence[str], scratch: Scratch | None = None) -> list[str]:
+    """bubblewrap's options: namespaces, a read-only root, /proc, a read-only /dev, and two small writable
+    places, /tmp and /dev/shm, each capped in bytes (and in files where the grader could mount them: ``Scratch``)."""
     args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
             "--new-session", "--clearenv", "--ro-bind", "/usr", "/usr"]
     for link in ("bin", "lib", "lib64", "sbin"):
@@ -96,9 +104,73 @@ def _bwrap_base(extra: Sequence[str]) -> list[str]:
             args += ["--ro-bind", str(path), str(path)]
     if Path("/etc/ld.so.cache").exists():
         args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    args += ["--size", str(TMPFS_BYTES), "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    for place in ("/tmp", "/dev/shm"):
+        mounted = scratch.places.get(place) if scratch is not None else None
+        args += ["--bind", str(mounted), place] if mounted else ["--size", str(TMPFS_BYTES), "--tmpfs", place]
+    args += ["--remount-ro", "/dev"]
     args += list(extra)
     return args
+
+
+class Scratch:
+    """The sandbox's writable places as tmpfs mounts of the grader's own, capped in bytes *and* in files
+    (``nr_inodes``, which bubblewrap's ``--size`` cannot set), when the grader runs as root and may mount;
+    otherwise none (``places`` empty), and bubblewrap's own byte-capped tmpfs is used.
+
+    ``detach()`` lazily unmounts them on the host once the sandbox holds its own view (the worker answered,
+    or the tool finished): the memory is freed when the last process of the sandbox ends, whatever happens
+    to the grader.
+    """
+
+    def __init__(self) -> None:
+        self.places: dict[str, Path] = {}
+        self._root: Path | None = None
+        if os.getuid() != 0 or os.environ.get("FCD_SCRATCH_MOUNTS") == "0":
+            return
+        root = Path(tempfile.mkdtemp(prefix="fcd-scratch-"))
+        root.chmod(0o755)  # bubblewrap, as the sandbox user, must reach the mounts to bind them
+        options = f"size={TMPFS_BYTES},nr_inodes={TMPFS_FILES},mode=0700,uid={SANDBOX_UID},gid={SANDBOX_UID}"
+        for place in ("/tmp", "/dev/shm"):
+            target = root / place.strip("/").replace("/", "-")
+            target.mkdir()
+            if _libc().mount(b"tmpfs", str(target).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()) != 0:
+                break  # no right to mount here (a container): bubblewrap's tmpfs, bytes capped only
+            self.places[place] = target
+        self._root = root
+        if len(self.places) < 2:
+            self.detach()
+
+    def detach(self) -> None:
+        for target in self.places.values():
+            _libc().umount2(str(target).encode(), MNT_DETACH)
+        self.places = {}
+        if self._root is not None:
+            shutil.rmtree(self._root, ignore_errors=True)
+            self._root = None
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+_SCRATCH: dict[int, Scratch] = {}  # a worker's pid -> its scratch mounts, until the worker answered
+
+
+def sandbox_ready(proc: subprocess.Popen[bytes]) -> None:
+    """The worker ``proc`` answered (or is gone): its sandbox holds its own view of its scratch mounts, so the
+    grader's copies are detached (``Scratch.detach``)."""
+    scratch = _SCRATCH.pop(proc.pid, None)
+    if scratch is not None:
+        scratch.detach()
+
+
+@atexit.register
+def _detach_all() -> None:
+    for scratch in list(_SCRATCH.values()):
+        scratch.detach()
+    _SCRATCH.clear()
 
 
 def _readable_by_sandbox_user(path: str) -> bool:
@@ -264,7 +336,7 @@ def _bwrap_refusal(bwrap: str) -> str | None:
         argv = _bwrap_base(["--chdir", "/tmp", "--remount-ro", "/"]) + ["true"]
         argv[0] = bwrap
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=20,
-                              check=False, **_as_sandbox_user())
+                              check=False, env=BWRAP_ENV, **_as_sandbox_user())
     except OSError as err:
         return f"could not run {bwrap}: {err}"
     except subprocess.TimeoutExpired:
@@ -316,12 +388,19 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
     if not python.startswith("/usr/"):
         prefix = Path(python).parent.parent
         binds += ["--ro-bind", str(prefix), str(prefix)]
+    scratch = Scratch()
     argv = _bwrap_base(binds + ["--setenv", "PYTHONPATH", "/opt/fcd", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
                                 "--setenv", "PATH", "/usr/bin", "--setenv", "GLIBC_TUNABLES", DETERMINISTIC_MALLOC,
-                                "--chdir", "/tmp", "--remount-ro", "/"])
+                                "--chdir", "/tmp", "--remount-ro", "/"], scratch)
     argv += [python, "-S", "-B", "-m", "grader.core.worker", job_module]
-    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            **_as_sandbox_user())
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                env=BWRAP_ENV, **_as_sandbox_user())
+    except BaseException:
+        scratch.detach()
+        raise
+    _SCRATCH[proc.pid] = scratch
+    return proc
 
 
 def worker_search_path(packages: tuple[str, ...] = ()) -> str:
@@ -369,13 +448,25 @@ def run_limited(argv: list[str], work_dir: Path, timeout: float, *, output_cap: 
     """
     mode = detect_mode()
     env = dict(env or {"PATH": "/usr/bin:/bin", "LANG": "C"})
+    scratch: Scratch | None = None
     if mode.name == "bwrap":
+        scratch = Scratch()
         argv = _bwrap_base(["--bind", str(work_dir), "/work",
                             *(x for k, v in env.items() for x in ("--setenv", k, v)), "--chdir", "/work",
-                            "--remount-ro", "/"]) + argv
+                            "--remount-ro", "/"], scratch) + argv
         cwd: Path | str = "/"
     else:
         cwd = work_dir
+    try:
+        return _run_limited(argv, cwd, timeout, output_cap=output_cap, memory_mb=memory_mb, file_mb=file_mb,
+                            env=BWRAP_ENV if mode.name == "bwrap" else env, keep=keep, cpu_seconds=cpu_seconds)
+    finally:
+        if scratch is not None:
+            scratch.detach()
+
+
+def _run_limited(argv: list[str], cwd: Path | str, timeout: float, *, output_cap: int, memory_mb: int | None,
+                 file_mb: int, env: dict[str, str], keep: int, cpu_seconds: int | None) -> Completed:
 
     def limits() -> None:
         if memory_mb:
