@@ -17,6 +17,12 @@ A submission that looks written for another registered game (its headers, its fu
 Palace's Palace.h) is told so first, with the flag that grades it as that game (``lookalike``): in the
 build's problem when it fails, as a note when it compiles anyway.
 
+A library is loaded into the sandbox's Python worker, so before it is, every symbol it leaves undefined is
+checked against what a C solution may call (``foreign_symbols``): the C library and libm, less the dynamic
+loader's ``dlopen``/``dlsym`` family.  A library that reaches for anything else (the Python runtime's
+``PyRun_SimpleString``, declared weak so that it links) is refused: a build failure naming the symbols and
+the rule, with a status of its own ("refused").  A course widens the list with ``[build] allowed_symbols``.
+
 A source saved in UTF-16 (or holding NUL bytes) fails the build with one line
 saying so, before the compiler turns it into pages of ``stray '\377'``; any
 other bytes are the compiler's to judge (Latin-1 comments compile).
@@ -31,6 +37,7 @@ old code.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -69,6 +76,12 @@ DIAGNOSTIC_ERROR = re.compile(r"(?:^|: )(?:fatal )?error: ")
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 INCLUDED = re.compile(r'^\s*#\s*include\s*["<]([^">]+)[">]', re.M)
 IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
+# Left undefined by every gcc shared object (crt's weak references), whatever the source.
+TOOLCHAIN_SYMBOLS = frozenset({"_ITM_deregisterTMCloneTable", "_ITM_registerTMCloneTable", "__gmon_start__",
+                               "__cxa_finalize"})
+# The C library's own door to other code: a library that may open libraries may call anything loaded.
+LOADER_SYMBOLS = re.compile(r"^(?:dl(?:open|mopen|sym|vsym|info|addr|addr1|error|close|iterate_phdr)|_dl_.*|__libc_dl.*)$")
+C_LIBRARIES = ("libc.so.6", "libm.so.6")
 LOOKALIKE_READ = 1 << 20  # bytes of each file read for the hint (a huge file is the compiler's business)
 LOOKALIKE_SHOWN = 3  # marks the hint names
 
@@ -94,6 +107,7 @@ class BuildResult:
     output: str  # compiler diagnostics, trimmed
     seconds: float
     missing: list[str] = field(default_factory=list)  # API functions not defined
+    refused: list[str] = field(default_factory=list)  # symbols it needs from outside the C library (never loaded)
     problem: str = ""  # why it failed, in plain words
     stage: Path | None = None  # the folder the sources were compiled in (course headers included)
     compiled_names: list[str] = field(default_factory=list)  # the .c files compiled, as named in ``stage``
@@ -282,7 +296,7 @@ def encoding_problem(names: list[str]) -> str:
 
 
 def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
-          timeout: float = COMPILE_SECONDS) -> BuildResult:
+          timeout: float = COMPILE_SECONDS, allowed_symbols: frozenset[str] = frozenset()) -> BuildResult:
     """Compile ``folder`` into ``libgame-<hash>.so``, in the sandbox, under limits.
 
     Everything happens in a fresh folder of the system's temporary directory that
@@ -328,7 +342,7 @@ def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
         if (stage / name).is_file():
             digest.update((stage / name).read_bytes())
     name = f"libgame-{digest.hexdigest()[:16]}.so"
-    command = [CC, *flags, "-I.", *LINK_FLAGS, "-o", name, *names]
+    command = [CC, *flags, "-I.", *LINK_FLAGS, "-o", name, *as_paths(names)]
     prepare_dir(stage)
     proc = run_limited(command, stage, timeout, output_cap=COMPILE_OUTPUT_CAP)
     output = trim(errors_first(ANSI.sub("", proc.stdout + proc.stderr)))
@@ -347,6 +361,10 @@ def build(folder: Path, game: GameSpec, *, extra_flags: list[str] | None = None,
                        f"and is not a course header ({', '.join(game.course_headers)}). Hand in every file your code "
                        f"needs, and do not depend on files you do not hand in. The compiler said:")
         return failed(problem, command, output, seconds)
+    if refused := foreign_symbols(built, allowed_symbols):
+        result = failed(refusal(refused), command, output, seconds)
+        result.refused = refused
+        return result
     if hint:  # it compiled all the same: still the first thing to read
         sources.notes.insert(0, hint)
     lib_dir = prepare_dir(out_dir / "lib")  # only the library: this folder is mounted for the worker
@@ -367,3 +385,47 @@ def missing_symbols(library: Path, functions: tuple[str, ...]) -> list[str]:
         return []
     defined = {line.split()[-1] for line in proc.stdout.splitlines() if line.strip()}
     return [name for name in functions if name not in defined]
+
+
+def as_paths(names: list[str]) -> list[str]:
+    """File names as a tool must read them: ``./--help.c``, never the option ``--help.c`` (a name that does not
+    start with a dash is left as it is, so the compiler's messages name the file as the student does)."""
+    return [f"./{n}" if n.startswith("-") else n for n in names]
+
+
+def _symbols(library: Path, *which: str) -> list[str]:
+    """The dynamic symbols ``nm -D`` lists (``--defined-only`` or ``--undefined-only``), without versions."""
+    proc = subprocess.run(["nm", "-D", *which, str(library)], capture_output=True, text=True, timeout=30,
+                          check=True)
+    return [line.split()[-1].split("@")[0] for line in proc.stdout.splitlines() if line.strip()]
+
+
+@functools.cache
+def c_library_symbols() -> frozenset[str]:
+    """What the C library and libm export (this machine's, as the library would be linked against them), less
+    the dynamic loader's functions."""
+    found: set[str] = set()
+    for name in C_LIBRARIES:
+        path = next((Path(d) / name for d in ("/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/lib64", "/lib",
+                                                "/usr/lib64", "/usr/lib") if (Path(d) / name).is_file()), None)
+        if path is None:
+            raise RuntimeError(f"{name} was not found: the build cannot check what a library calls")
+        found.update(_symbols(path, "--defined-only"))
+    return frozenset(s for s in found if not LOADER_SYMBOLS.match(s))
+
+
+def foreign_symbols(library: Path, allowed: frozenset[str] = frozenset()) -> list[str]:
+    """The symbols ``library`` needs from outside the C library and libm (its undefined ones, weak or not),
+    beyond ``allowed`` (a course's ``[build] allowed_symbols``): [] for a C solution."""
+    needed = _symbols(library, "--undefined-only")
+    ok = c_library_symbols() | TOOLCHAIN_SYMBOLS | allowed
+    return sorted({s for s in needed if s not in ok})
+
+
+def refusal(symbols: list[str]) -> str:
+    """Why a library is refused, in a student's words."""
+    shown = ", ".join(symbols[:8]) + (f" and {len(symbols) - 8} more" if len(symbols) > 8 else "")
+    return (f"Refused: your library calls {shown}, which {'is' if len(symbols) == 1 else 'are'} not part of the C "
+            f"library. A Game ADT may use only the C standard library and the maths library (libm); the "
+            f"grader does not load a library that calls anything else (the Python runtime, dlopen or dlsym, "
+            f"another program's functions). Remove those calls and hand it in again.")

@@ -108,6 +108,7 @@ def _schema(groups: tuple[str, ...], rulings: tuple[str, ...], mutants: tuple[st
     limits = section("limits", cpu_seconds=(count, required), wall_seconds=(seconds, required),
                      memory_mb=(count, required), output_kb=(count, required), processes=(count, required),
                      compile_seconds=(seconds, required))
+    build = section("build", allowed_symbols=(list[str], []))
     rulings_ = section("rulings", strict=(list.__class_getitem__(_one_of(rulings)), []), profile=(str, "lenient"))
     testing = section("testing", validity_marks=(mark, required), thoroughness_marks=(mark, required),
                       gate=(bool, required), hang_is_caught=(bool, required), run_seconds=(seconds, required),
@@ -123,7 +124,7 @@ def _schema(groups: tuple[str, ...], rulings: tuple[str, ...], mutants: tuple[st
                          pages=(Annotated[int, Field(ge=0)], required))
     return section("marking", marks=(marks, required), random_games=(random_games, required),
                    visibility=(visibility, required), limits=(limits, required), rulings=(rulings_, required),
-                   testing=(testing | None, None), players=(players | None, None),
+                   testing=(testing | None, None), players=(players | None, None), build=(build | None, None),
                    similarity=(similarity | None, None))
 
 
@@ -424,6 +425,11 @@ class MarkingConfig:
     def players(self) -> PlayersTable:
         """The game runner's settings: max_moves, rounds, other_hands, marks (and each call's limits)."""
         return cast(PlayersTable, dict(self._at("players")))  # as the schema checked it
+
+    @property
+    def allowed_symbols(self) -> frozenset[str]:
+        """What a library may call besides the C library and libm (``[build] allowed_symbols``): nothing by default."""
+        return frozenset(strings(table(self.raw.get("build") or {}).get("allowed_symbols", [])))
 
     @property
     def compile_seconds(self) -> float:

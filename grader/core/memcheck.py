@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
-from grader.core.build import CC, trim
+from grader.core.build import CC, as_paths, trim
 from grader.core.results import TestResult, Verdict
 from grader.core.sandbox import KEEP_BYTES, prepare_dir, run_limited
 
@@ -626,7 +626,7 @@ def run_memory_stage(session: MemorySession, played: Sequence[Played], dialect: 
     prepare_dir(work)
     backend = "asan" if _sanitizers_work(work) else "valgrind"
     flags = ["-std=gnu11", "-g", "-O0", "-I."] + (SANITIZE if backend == "asan" else [])
-    built = run_limited([CC, *flags, "-o", "memdriver", "memdriver.c", *b.compiled_names, "-lm"], work, 120,
+    built = run_limited([CC, *flags, "-o", "memdriver", "memdriver.c", *as_paths(b.compiled_names), "-lm"], work, 120,
                         memory_mb=None)
     if built.returncode != 0:
         for t in (errors, leaks):

@@ -32,6 +32,9 @@ def group_rank(group: str) -> int:
     return STAGE_RANK.get(group, 1)
 
 
+REFUSED = "refused"  # a submission's status when its library calls outside the C library (never loaded)
+
+
 class Verdict(Enum):
     """What became of one test, and why (its value says it in a word); ``family`` is pass / fail /
     skip / error.  The reference's ``Outcome`` is something else: how a game ended."""
@@ -385,6 +388,7 @@ class SubmissionResult:
     suite: SuiteResult | None = None  # the student's own test program, marked apart (None: none graded)
     players: PlayersResult | None = None  # the student's player.c, marked apart (None: none graded)
     unreadable: str = ""  # why the hand-in could not be read (a broken archive, too big): '' when it was read
+    refused: tuple[str, ...] = ()  # what its library calls outside the C library: never loaded (build.foreign_symbols)
     only: tuple[str, ...] = ()  # ``--only``: just these tests ran, so the mark is partial (never stored)
 
     @property
@@ -409,6 +413,8 @@ class SubmissionResult:
     def status(self) -> str:
         if self.unreadable:
             return "unreadable"
+        if self.refused:
+            return REFUSED
         if not self.build_ok:
             return "build failed"
         if self.grader_failed:
@@ -441,7 +447,7 @@ class SubmissionResult:
             "repro_files": self.repro_files, "build_sources": self.build_sources,
             "suite": self.suite.to_json() if self.suite is not None else None,
             "players": self.players.to_json() if self.players is not None else None,
-            "unreadable": self.unreadable, "only": list(self.only),
+            "unreadable": self.unreadable, "only": list(self.only), "refused": list(self.refused),
         }
 
 
@@ -475,6 +481,7 @@ class SubmissionJSON(TypedDict):
     suite: NotRequired[SuiteJSON | None]
     players: NotRequired[PlayersJSON | None]
     unreadable: NotRequired[str]
+    refused: NotRequired[list[str]]
     only: NotRequired[list[str]]
 
 
@@ -493,6 +500,7 @@ def result_from_json(data: SubmissionJSON) -> SubmissionResult:
         suite=SuiteResult.from_json(suite) if suite else None,
         players=PlayersResult.from_json(players) if players else None,
         unreadable=data.get("unreadable", ""), only=tuple(data.get("only", ())),
+        refused=tuple(data.get("refused", ())),
     )
     result.groups = [GroupMarks(**g) for g in data["groups"]]
     return result

@@ -41,12 +41,14 @@ class SubmissionSession:
 
     @classmethod
     def open_game(cls, folder: Path, game: GameSpec, *, limits: Limits | LimitChanges | None = None,
-                  strict: frozenset[str] = frozenset(), compile_timeout: float | None = None) -> Self:
+                  strict: frozenset[str] = frozenset(), compile_timeout: float | None = None,
+                  allowed_symbols: frozenset[str] = frozenset()) -> Self:
         """Build ``folder`` for ``game`` and start its worker.  ``limits``: complete, or a dict of
-        the limits to change from the game's default marking configuration."""
+        the limits to change from the game's default marking configuration; ``allowed_symbols``: what the
+        library may call besides the C library (``[build] allowed_symbols``)."""
         if not isinstance(limits, Limits):
             limits = MarkingConfig.load(game=game).limits.with_(**(limits or {}))
-        result = build(Path(folder), game, timeout=compile_timeout or COMPILE_SECONDS)
+        result = build(Path(folder), game, timeout=compile_timeout or COMPILE_SECONDS, allowed_symbols=allowed_symbols)
         return cls(Path(folder), game, result, limits, strict)
 
     def _count_timeout(self) -> None:

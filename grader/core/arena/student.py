@@ -19,7 +19,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from grader.core.arena.decision_clock import child_limits, overrun, with_budget
 from grader.core.arena.players import Decision, Table
-from grader.core.build import CC, CFLAGS, errors_first, trim
+from grader.core.build import CC, CFLAGS, errors_first, foreign_symbols, refusal, trim
 from grader.core.classify import classify
 from grader.core.limits import Limits
 from grader.core.results import Verdict
@@ -125,6 +125,8 @@ def build_player(folder: Path, work: Path, *, headers: Sequence[Path], model: Pa
         done = run_limited(argv, stage, 60.0, output_cap=1 << 20)
         if done.returncode != 0:
             return None, f"player.c does not compile with the course's {model.name}", trim(done.stdout + done.stderr)
+    if refused := foreign_symbols(stage / name):  # loaded into the sandbox's Python: C library calls only
+        return None, "player.c was refused", refusal(refused)
     lib_dir = prepare_dir(work / "lib")
     shutil.copyfile(stage / name, lib_dir / name)
     return lib_dir / name, "", ""

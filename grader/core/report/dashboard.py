@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Sequence
 from urllib.parse import quote
 
 from ..replay import replay_address
-from ..results import SubmissionResult, TestResult, Verdict, group_rank
+from ..results import REFUSED, SubmissionResult, TestResult, Verdict, group_rank
 from .escape import clean_text
 from .html import JINJA, TEMPLATES, num
 
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 BLUE, VERMILION = "#0072B2", "#D55E00"
 UNREADABLE = "unreadable"  # the status of a hand-in that could not be read (a broken archive, too big)
 PROBLEMS = (  # what a staff member looks for first: (heading, the verdict a test got, or a status)
-    (UNREADABLE, "status"), ("build failed", "status"), ("grader error", "status"),
+    (UNREADABLE, "status"), (REFUSED, "status"), ("build failed", "status"), ("grader error", "status"),
     (Verdict.CRASHED.value, "verdict"), (Verdict.TIMED_OUT.value, "verdict"),
     (Verdict.MEMORY.value, "verdict"), (Verdict.OUTPUT.value, "verdict"), (Verdict.EXITED.value, "verdict"),
 )
@@ -189,7 +189,7 @@ def grading_times(results: Sequence[SubmissionResult]) -> Plot:
     fig, ax = _figure(6.4, 2.8)
     ordered = sorted(results, key=lambda r: r.seconds)
     seconds = [r.seconds for r in ordered]
-    broken = ("build failed", "grader error", UNREADABLE)
+    broken = ("build failed", "grader error", UNREADABLE, REFUSED)
     colours = [VERMILION if r.status in broken else BLUE for r in ordered]
     hatches = ["//" if r.status in broken else "" for r in ordered]
     ax.bar(range(len(seconds)), seconds, color=colours, hatch=hatches, edgecolor="white", linewidth=0.3)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
-from grader.core.build import CC, CFLAGS, INCLUDES_C, find_sources, trim
+from grader.core.build import CC, CFLAGS, INCLUDES_C, as_paths, find_sources, trim
 from grader.core.cache import cache_dir
 from grader.core.sandbox import DETERMINISTIC_MALLOC, Completed, prepare_dir, run_limited
 
@@ -248,7 +248,7 @@ class SuiteBuild:
             shutil.copyfile(p, build / p.name)
         for header in self.game.course_headers:
             shutil.copyfile(self.game.include_dir / header, build / header)
-        done = _gcc([*CFLAGS, "-w", "-I", ".", "-c", *(p.name for p in sources)], build)
+        done = _gcc([*CFLAGS, "-w", "-I", ".", "-c", *as_paths([p.name for p in sources])], build)
         if done.returncode != 0 or not all((build / n).is_file() for n in names):
             return [], f"{target.name}'s sources did not compile: {trim(done.stdout + done.stderr, 2000)}"
         if kept is not None:  # kept whole or not at all: written beside, then renamed into place

@@ -139,12 +139,12 @@ class FcdSession(SubmissionSession, Generic[G]):
 
     @classmethod
     def open(cls, folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
-             compile_timeout: float | None = None) -> Self:
+             compile_timeout: float | None = None, allowed_symbols: frozenset[str] = frozenset()) -> Self:
         """A session of the edition's game, found by name in the registry (never imported here)."""
         from grader.games import get  # noqa: PLC0415 - the registry imports games on demand
 
         return cls.open_game(folder, get(cls.edition.name), limits=limits, strict=strict,
-                             compile_timeout=compile_timeout)
+                             compile_timeout=compile_timeout, allowed_symbols=allowed_symbols)
 
     def __init__(self, folder: Path, game: GameSpec, build_result: BuildResult, limits: Limits,
                  strict: frozenset[str]) -> None:

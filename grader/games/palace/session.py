@@ -432,11 +432,12 @@ class PalaceSession(SubmissionSession):
 
     @classmethod
     def open(cls, folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
-             compile_timeout: float | None = None) -> PalaceSession:
+             compile_timeout: float | None = None, allowed_symbols: frozenset[str] = frozenset()) -> PalaceSession:
         """A session of Palace, the game found by name in the registry (the package imports this module)."""
         from grader.games import get  # noqa: PLC0415
 
-        return cls.open_game(folder, get("palace"), limits=limits, strict=strict, compile_timeout=compile_timeout)
+        return cls.open_game(folder, get("palace"), limits=limits, strict=strict, compile_timeout=compile_timeout,
+                             allowed_symbols=allowed_symbols)
 
     # ---- playing -----------------------------------------------------------------------------------------
     def play(self, setup: Setup, moves: Sequence[MoveSpec], *, asks: Sequence[tuple[int, list[AskEntry]]] = (),
