@@ -198,6 +198,85 @@ def _enter_limits(limits: LimitsDict, address_space: int, request_fd: int, out_f
     if os.getppid() != parent:
         os._exit(111)
     libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    confine_signals(os.getpid())
+
+
+# ---- a game signals no one but itself --------------------------------------------------------
+# The fork server, the spare child made for the next game and this game's child all run as one user, so
+# kill() would reach each of them: a seccomp filter (loaded after no_new_privs, before any student code)
+# lets the signalling calls through only when they name this process (its pid, or its own process
+# group: 0 or -pid, it leads its session), and refuses tracing outright.  EPERM, as for another user's.
+SECCOMP_SET_MODE_FILTER, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 1, 22, 2
+SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
+BPF_LD_W_ABS, BPF_JEQ_K, BPF_JGE_K, BPF_RET_K = 0x20, 0x15, 0x35, 0x06
+X32_SYSCALL_BIT = 0x40000000
+EPERM = 1
+# Per architecture: its audit id and the numbers of (kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo,
+# pidfd_open; then the calls refused outright: ptrace, process_vm_readv, process_vm_writev).
+SIGNAL_CALLS = {
+    "x86_64": (0xC000003E, (62, 200, 234, 129, 297, 434), (101, 310, 311)),
+    "aarch64": (0xC00000B7, (129, 130, 131, 138, 240, 434), (117, 270, 271)),
+}
+
+
+class _SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint)]
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
+
+
+def signal_filter(pid: int, machine: str) -> list[tuple[int, int, int, int]] | None:
+    """The classic-BPF program of ``confine_signals`` for ``pid`` on ``machine`` (None: an architecture we
+    know no numbers for, left unconfined)."""
+    known = SIGNAL_CALLS.get(machine)
+    if known is None:
+        return None
+    arch, targeted, refused = known
+    calls = [(nr, "check") for nr in targeted] + [(nr, "deny") for nr in refused]
+    n = len(calls)
+    # Where each part starts: the head (arch, nr, the x32 guard), the jumps, then ALLOW, CHECK (4), ALLOW, DENY.
+    jumps = 5
+    allow_other = jumps + n
+    check = allow_other + 1
+    allow, deny = check + 4, check + 5
+
+    def to(target: int, at: int) -> int:  # a jump's offset: counted from the next instruction
+        return target - at - 1
+
+    prog: list[tuple[int, int, int, int]] = [
+        (BPF_LD_W_ABS, 0, 0, 4),  # seccomp_data.arch
+        (BPF_JEQ_K, 1, 0, arch),
+        (BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW),  # another ABI (i386): its numbers are not these
+        (BPF_LD_W_ABS, 0, 0, 0),  # seccomp_data.nr
+        (BPF_JGE_K, to(deny, 4), 0, X32_SYSCALL_BIT),  # x32's numbers (the same calls by another number)
+    ]
+    for i, (nr, where) in enumerate(calls):
+        at = jumps + i
+        prog.append((BPF_JEQ_K, to(check if where == "check" else deny, at), 0, nr))
+    prog += [
+        (BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW),  # any other call
+        (BPF_LD_W_ABS, 0, 0, 16),  # the low word of args[0] (little-endian)
+        (BPF_JEQ_K, to(allow, check + 1), 0, pid),
+        (BPF_JEQ_K, to(allow, check + 2), 0, 0),  # kill(0, ...): its own process group
+        (BPF_JEQ_K, to(allow, check + 3), to(deny, check + 3), (-pid) & 0xFFFFFFFF),  # kill(-pid, ...): the same
+        (BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW),
+        (BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM),
+    ]
+    assert len(prog) == deny + 1
+    return prog
+
+
+def confine_signals(pid: int) -> bool:
+    """Load ``signal_filter(pid)`` into this process (inherited by whatever it starts); False when this
+    architecture or kernel has no seccomp filter for it (documented: the sandbox's PID namespace still holds)."""
+    prog = signal_filter(pid, os.uname().machine)
+    if prog is None:
+        return False
+    filters = (_SockFilter * len(prog))(*(_SockFilter(*ins) for ins in prog))
+    fprog = _SockFprog(len(prog), filters)
+    return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) == 0
 
 
 def child_main(limits: LimitsDict, request_fd: int, results: Results, address_space: int, out_fd: int,
