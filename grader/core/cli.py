@@ -16,6 +16,7 @@ build), 2 a usage error or an error of the grader itself.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -53,6 +54,10 @@ def _single_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-players", action="store_true",
                    help="do not play the submission's player.c against the baselines, even when it has one")
     p.add_argument("--quiet", action="store_true", help="print only the total")
+    p.add_argument("--note", action="append", default=[], help=argparse.SUPPRESS)  # the batch's: what it left out
+    p.add_argument("--unsandboxed", action="store_true",
+                   help="grade even when the sandbox cannot start: the submission's code then runs as you, next to "
+                        "your files (for your own code on your own machine only; never for other people's)")
     p.add_argument("--only", nargs="+", metavar="TEST", default=None,
                    help="run just these tests, to re-check one fix: a group (skip), a test (skip/a_skips_player_1), "
                         "random or memory; the mark shown is partial")
@@ -158,6 +163,29 @@ def print_players(players: PlayersResult, out: Path | None) -> None:
         print(f"    first forfeit: game {f.game}, step {f.step}: {f.why[:160]}{replay}")
 
 
+def sandbox_refusal(unsandboxed: bool) -> str:
+    """Why a grade must not run here ('' when it may): without a working sandbox, student code would run as the
+    grader's user beside its files, so that happens only when asked (``--unsandboxed``, or FCD_SANDBOX=none)."""
+    from grader.core.sandbox import detect_mode  # noqa: PLC0415 - bubblewrap is tried only when grading
+
+    mode = detect_mode()
+    if mode.name == "bwrap" or unsandboxed or os.environ.get("FCD_SANDBOX") == "none":
+        return ""
+    return (f"the sandbox cannot start here, so nothing was graded: {mode.why}. Student code must not run "
+            f"unsandboxed next to your files; fix the sandbox, or, for your own code on your own machine only, "
+            f"grade with --unsandboxed.")
+
+
+def sandbox_main(argv: list[str]) -> int:
+    """``fcd-grade sandbox``: can this machine grade? The sandbox's mode, and the fix when it cannot start."""
+    from grader.core.sandbox import detect_mode  # noqa: PLC0415
+
+    argparse.ArgumentParser(prog="fcd-grade sandbox", description=sandbox_main.__doc__).parse_args(argv)
+    mode = detect_mode()
+    print(f"fcd-grade sandbox: {mode.name}: {mode.why}")
+    return 0 if mode.name == "bwrap" else 1
+
+
 # Subcommands that live in a module of their own: the name -> the module whose ``main(argv)`` runs it.
 SUBCOMMANDS = {
     "config": "grader.core.config_cli",  # fcd-grade config check FILE | config show [--config FILE]
@@ -172,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
         import importlib  # noqa: PLC0415 - only the subcommand asked for is imported
 
         return int(importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:]))
+    if argv and argv[0] == "sandbox":
+        return sandbox_main(argv[1:])
     if argv and argv[0] == "worker":
         from grader.core.batch.dask_worker import start_workers  # noqa: PLC0415 - only a worker needs Dask
 
@@ -194,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         what = "does not exist" if not args.submission.exists() else "is neither a folder nor an archive"
         print(f"fcd-grade: {args.submission} {what} (give a folder of .c files, or a {', '.join(ARCHIVES)} file)",
               file=sys.stderr)
+        return ExitCode.USAGE_OR_INTERNAL
+    if refused := sandbox_refusal(args.unsandboxed):
+        print(f"fcd-grade: {refused}", file=sys.stderr)
         return ExitCode.USAGE_OR_INTERNAL
     game = get_game(args.game)
     try:
@@ -226,7 +259,7 @@ def _grade_one(handed: HandedIn, folder: Path, args: argparse.Namespace, config:
     from grader.core.build import find_sources  # noqa: PLC0415
     from grader.core.grade import grade  # noqa: PLC0415
 
-    said = [*handed.notes, find_sources(folder, game).files_note]  # the files compiled and left out, and why
+    said = [*handed.notes, *args.note, find_sources(folder, game).files_note]  # the files compiled and left out, and why
     if not args.quiet:
         for line in said:
             print(line, flush=True)  # before the build: a long grading's log shows it first
@@ -235,7 +268,7 @@ def _grade_one(handed: HandedIn, folder: Path, args: argparse.Namespace, config:
                    own_tests=not args.no_tests, players=not args.no_players, only=args.only or ())
     result.seconds = time.monotonic() - start
     result.submission = handed.name
-    result.build_notes = [*handed.notes, *result.build_notes]
+    result.build_notes = [*handed.notes, *args.note, *result.build_notes]
     result = write_reports(result, args.out, game)
     print_summary(result, args.out, args.quiet, game.title, said)
     if result.status == "grader error":

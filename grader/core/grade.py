@@ -12,6 +12,9 @@ whether or not the student's own library compiles.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 import time
 import traceback
 from functools import partial
@@ -24,6 +27,7 @@ from grader.core.digest import digest
 from grader.core.gamespec import GameSpec, Scenario, Session
 from grader.core.results import STAGE_RANK, GroupMarks, PlayersResult, SubmissionResult, TestResult, Verdict
 from grader.core.sandbox import detect_mode
+from grader.core.submission import read_sources
 
 Progress = Callable[[TestResult], None]
 
@@ -117,6 +121,16 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
     config = config or MarkingConfig.load(game=game)
     start = time.monotonic()
     folder = Path(folder).resolve()
+    if any(entry.is_symlink() for entry in os.scandir(folder)):  # given directly, not through open_submission
+        scratch = Path(tempfile.mkdtemp(prefix="fcd-unlinked-"))
+        try:
+            left_out = read_sources(folder, scratch / folder.name)  # its sources read, no link followed
+            result = grade(scratch / folder.name, config, game=game, scenarios=scenarios, random_games=random_games,
+                           memory=memory, own_tests=own_tests, players=players, progress=progress, only=only)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        result.build_notes = [*left_out, *result.build_notes]
+        return result
     scenarios = game.load_scenarios() if scenarios is None else scenarios
     every_scenario, chosen, stages = scenarios, set[str](), set[str]()
     if only:
@@ -135,7 +149,7 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
             progress(t)
 
     with game.open_session(folder, limits=config.limits, strict=config.strict_rulings,
-                           compile_timeout=config.compile_seconds, allowed_symbols=config.allowed_symbols) as session:
+                           compile_timeout=config.compile_seconds, policy=config.policy) as session:
         session.owners = game.owners(every_scenario)
         for t in _build_tests(session, game):
             add(t)

@@ -11,10 +11,16 @@ not failed for where it sits).
 Archives are unpacked with every member checked: no path out of the folder,
 no links or devices, at most 64 MiB and 2000 files.  One that cannot be read
 makes the submission unreadable, with the reason in words, never an exception.
+
+A folder's sources are read, never followed: its sources folder's files are
+copied (``read_sources``) and every symbolic link is left out with a note naming
+it (a link could name any file of the staff's machine, whose text the compiler
+would quote into every report), as the archives already leave links out.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tarfile
 import zipfile
@@ -37,11 +43,13 @@ class HandedIn:
     folder: Path | None
     down: str = ""  # the lone folders followed to the sources, as a path from ``given`` ('' at its top)
     problem: str = ""  # why it cannot be read ('' when it can)
+    left_out: tuple[str, ...] = ()  # what was not read, and why (a link): notes for the student
 
     @property
     def notes(self) -> list[str]:
         """What was done to find the sources, in words, for the console and the report."""
-        return [f"The sources are in {_shown(self.given)}/{self.down}: graded from there."] if self.down else []
+        found = [f"The sources are in {_shown(self.given)}/{self.down}: graded from there."] if self.down else []
+        return [*found, *self.left_out]
 
 
 def _shown(path: Path) -> str:
@@ -108,9 +116,44 @@ def sources_folder(folder: Path) -> Path:
     return folder
 
 
+def link_note(name: str, target: str, inside: bool) -> str:
+    """Why a link of the submission was not read, and what to do instead."""
+    where = "another file of your submission" if inside else "a file outside your submission"
+    return (f"{name} is a link to {where} ({target}), and links are not followed: it was left out. "
+            f"Hand in the file itself.")
+
+
+def read_sources(folder: Path, dest: Path) -> tuple[str, ...]:
+    """Copy ``folder``'s regular files (its top: where the grader reads sources, tests and players) to ``dest``,
+    following no link: each link is left out, and the notes saying so are returned.  ValueError when the folder
+    holds more than a submission may."""
+    dest.mkdir(parents=True, exist_ok=True)
+    notes: list[str] = []
+    total = files = 0
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.is_symlink():
+            target = os.readlink(entry.path)
+            inside = (folder / target).resolve().is_relative_to(folder.resolve()) and not Path(target).is_absolute()
+            notes.append(link_note(entry.name, target, inside))
+        elif entry.is_file(follow_symlinks=False):
+            files += 1
+            total += entry.stat(follow_symlinks=False).st_size
+            if files > MAX_FILES or total > MAX_UNPACKED:
+                raise ValueError(f"it holds more than {MAX_UNPACKED >> 20} MiB or {MAX_FILES} files")
+            with open(entry.path, "rb", opener=_no_follow) as src, open(dest / entry.name, "wb") as out:
+                shutil.copyfileobj(src, out)
+    return tuple(notes)
+
+
+def _no_follow(path: str, flags: int) -> int:
+    """Open without following a link (one put in place after the check is refused, not read)."""
+    return os.open(path, flags | os.O_NOFOLLOW)
+
+
 def open_submission(given: Path, scratch: Path) -> HandedIn:
-    """The submission ``given`` names, its sources found (an archive unpacked under ``scratch``).  ``given``
-    must be a folder or an archive (``is_submission``)."""
+    """The submission ``given`` names, its sources found and read into ``scratch`` (an archive unpacked there,
+    a folder's sources copied there without following a link).  ``given`` must be a folder or an archive
+    (``is_submission``)."""
     stem = archive_stem(given) if not given.is_dir() else None
     name = stem if stem is not None else _shown(given)
     top = given
@@ -121,7 +164,14 @@ def open_submission(given: Path, scratch: Path) -> HandedIn:
             return HandedIn(name, given, None, problem=f"could not unpack {given.name}: {err}")
         top = scratch
     try:
-        folder = sources_folder(top)
-    except OSError as err:
+        found = sources_folder(top)
+        down = found.relative_to(top).as_posix() if found != top else ""
+        if stem is not None:
+            return HandedIn(name, given, found, down)
+        copy = scratch / "sources"
+        if copy.exists():
+            shutil.rmtree(copy)
+        left_out = read_sources(found, copy)
+    except (OSError, ValueError) as err:
         return HandedIn(name, given, None, problem=f"could not read {given.name}: {err}")
-    return HandedIn(name, given, folder, folder.relative_to(top).as_posix() if folder != top else "")
+    return HandedIn(name, given, copy, down, left_out=left_out)

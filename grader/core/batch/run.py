@@ -157,7 +157,7 @@ class Plan:
 
 
 def _plan(subs: list[HandedIn], store: ResultStore, game: GameSpec, out: Path,
-          job_of: Callable[[str, dict[str, bytes], str], GradeJob], version: str, marking: str,
+          job_of: Callable[[str, dict[str, bytes], str, tuple[str, ...]], GradeJob], version: str, marking: str,
           unreadable: Unreadable) -> Plan:
     """What the store already holds (its reports put back where missing) and what must be graded, and why.
     A stored result flagged for regrading (a grader error in some test) is graded again."""
@@ -190,7 +190,7 @@ def _plan(subs: list[HandedIn], store: ResultStore, game: GameSpec, out: Path,
             results[sub.name] = unreadable(sub.name, f"could not read the submission: {err}")
             _rewrite_reports(results[sub.name], out / "reports" / sub.name, game)
             continue
-        to_grade.append((job_of(sub.name, files, entry), key))
+        to_grade.append((job_of(sub.name, files, entry, sub.left_out), key))
     return Plan(results, from_store, to_grade, why, provisional)
 
 
@@ -282,8 +282,8 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     if isinstance(similarity, str):
         print(f"fcd-grade batch: {similarity}", file=sys.stderr)
         return 2
-    def job_of(name: str, files: dict[str, bytes], entry: str) -> GradeJob:
-        return GradeJob(name, files, args.game, config_text, options, args.timeout, entry)
+    def job_of(name: str, files: dict[str, bytes], entry: str, notes: tuple[str, ...]) -> GradeJob:
+        return GradeJob(name, files, args.game, config_text, options, args.timeout, entry, notes)
 
     def unreadable(name: str, problem: str) -> SubmissionResult:
         return _unreadable(name, problem, game, config, args)

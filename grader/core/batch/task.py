@@ -42,6 +42,7 @@ class GradeJob:
     options: tuple[str, ...]  # further fcd-grade options (--random-games N, --no-memory, --no-tests, --no-players)
     timeout: float  # seconds the whole grading may take
     entry: str = ""  # the file of ``files`` fcd-grade is given (an archive, as handed in); '': their folder
+    notes: tuple[str, ...] = ()  # what the client left out when it read the hand-in (links), said in the report
 
 
 @dataclass
@@ -103,7 +104,7 @@ def _grade(job: GradeJob, here: str) -> GradeOutput:
         write_files(job.files, folder)
         given = folder / job.entry if job.entry else folder  # read by fcd-grade as any submission is
         argv = [sys.executable, "-m", "grader.core.cli", str(given), "--out", str(report_dir), "--quiet",
-                "--game", job.game, *job.options]
+                "--game", job.game, *job.options, *(x for note in job.notes for x in ("--note", note))]
         if job.config_text is not None:
             (base / "marking.toml").write_text(job.config_text)
             argv += ["--config", str(base / "marking.toml")]
