@@ -101,6 +101,13 @@ read -r -a PIP_OPTIONS <<< "${FCD_PIP_OPTIONS:-}"
 "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input "${PIP_OPTIONS[@]}" -e "$GRADER"
 chmod 755 "$SOURCE/run_autograder"
 
+# Student code is graded only in the sandbox: fcd-grade refuses to run without it, so say now what to change.
+if ! SANDBOX="$("$VENV/bin/fcd-grade" sandbox 2>&1)"; then
+  die "$SANDBOX" "-- every submission would be refused. Gradescope's default image allows bubblewrap's user" \
+    "namespaces; on another base image, apply the fix above (docs/staff-guide.md, 'When the sandbox cannot start')"
+fi
+say "$SANDBOX"
+
 OPTIONS=()
 if [ -f "$SOURCE/fcd-grade-options" ]; then mapfile -t OPTIONS < "$SOURCE/fcd-grade-options"; fi
 if [ -f "$SOURCE/marking.toml" ]; then OPTIONS+=(--config "$SOURCE/marking.toml"); fi
