@@ -31,6 +31,11 @@ def classify(report: RunReport, *, over: bool,
     ``over``: whether the child's frames show the job got to its end; ``errors``: a game's
     own error frames (``ChildError.what``) and what they mean."""
     limits = report.limits
+    if report.enforced is Enforced.BUDGET:
+        return Verdict.NOT_RUN, ("Not run: your submission had used up the time the grader gives one submission in "
+                                 "all (its games were too slow), so this test and the ones after it were not run. "
+                                 "A correct move takes milliseconds: look for a loop or a sleep that never needed "
+                                 "to be there.")
     if report.enforced is Enforced.WALL:
         return Verdict.TIMED_OUT, (f"Your code did not finish within {limits.wall} seconds of real time "
                                    "(an endless loop, or waiting for something that never comes).")

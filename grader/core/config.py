@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Iterator, Literal, NotRequired, TypedDict, cast, get_args, get_origin
 
 from grader.core.limits import Limits
+from grader.core.policy import Budget, Policy
 from grader.core.values import Table, section, strings, table, to_float, to_int
 
 if TYPE_CHECKING:
@@ -107,7 +108,8 @@ def _schema(groups: tuple[str, ...], rulings: tuple[str, ...], mutants: tuple[st
                          hidden_groups=(list.__class_getitem__(group), []))
     limits = section("limits", cpu_seconds=(count, required), wall_seconds=(seconds, required),
                      memory_mb=(count, required), output_kb=(count, required), processes=(count, required),
-                     compile_seconds=(seconds, required))
+                     compile_seconds=(seconds, required), budget_cpu_seconds=(seconds, required),
+                     budget_wall_seconds=(seconds, required))
     build = section("build", allowed_symbols=(list[str], []))
     rulings_ = section("rulings", strict=(list.__class_getitem__(_one_of(rulings)), []), profile=(str, "lenient"))
     testing = section("testing", validity_marks=(mark, required), thoroughness_marks=(mark, required),
@@ -427,9 +429,12 @@ class MarkingConfig:
         return cast(PlayersTable, dict(self._at("players")))  # as the schema checked it
 
     @property
-    def allowed_symbols(self) -> frozenset[str]:
-        """What a library may call besides the C library and libm (``[build] allowed_symbols``): nothing by default."""
-        return frozenset(strings(table(self.raw.get("build") or {}).get("allowed_symbols", [])))
+    def policy(self) -> Policy:
+        """What a submission may call besides the C library and libm (``[build] allowed_symbols``: nothing by
+        default) and the time all its games may take together (``[limits] budget_*``)."""
+        lim = self._at("limits")
+        return Policy(frozenset(strings(table(self.raw.get("build") or {}).get("allowed_symbols", []))),
+                      Budget(cpu=to_float(lim["budget_cpu_seconds"]), wall=to_float(lim["budget_wall_seconds"])))
 
     @property
     def compile_seconds(self) -> float:

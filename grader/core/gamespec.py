@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from grader.core.limits import Limits
     from grader.core.replay import Frame
     from grader.core.results import SubmissionResult, TestResult
+    from grader.core.policy import Policy
     from grader.core.suite.targets import Targets
 
 
@@ -108,7 +109,7 @@ class OpenSession(Protocol):
     """``GameSpec.open_session``: build ``folder`` and start its worker, under the marking configuration's limits."""
 
     def __call__(self, folder: Path, *, limits: Limits, strict: frozenset[str],
-                 compile_timeout: float, allowed_symbols: frozenset[str]) -> Session: ...
+                 compile_timeout: float, policy: Policy) -> Session: ...
 
 
 class LaterStages(Protocol):
@@ -146,7 +147,7 @@ class GameSpec:
     sandbox_job: str  # module the worker imports: ``warm_up()`` before forking, ``run(request, results)`` in a child
     sandbox_packages: tuple[str, ...]  # top-level packages the worker needs besides ``grader``
     load_scenarios: Callable[[], Sequence[Scenario]]
-    open_session: OpenSession  # (folder, *, limits, strict, compile_timeout, allowed_symbols) -> a session (grade.py)
+    open_session: OpenSession  # (folder, *, limits, strict, compile_timeout, policy) -> a session (grade.py)
     owners: Callable[[Sequence[Scenario]], Owners]  # which scenario owns each observation (for notes)
     later_stages: LaterStages  # random games, memory: (session, config, played, *, random_games, memory) -> tests
     write_repros: Callable[[SubmissionResult, Path], dict[str, str]]  # (result, folder) -> test id -> repro file name

@@ -28,6 +28,7 @@ class Enforced(Enum):
     WALL = "wall"
     OUTPUT = "output"
     PROTOCOL = "protocol"
+    BUDGET = "budget"  # not run at all: the submission had spent its whole grade's time (``WorkerClient``)
 
 
 class MalformedReport(ValueError):
@@ -92,6 +93,13 @@ class RunReport:
                    protocol_problem=None if problem is None else str(problem)[:500],
                    finished=header.get("finished") is True, call=_call(header.get("call")), cpu=cpu,
                    maxrss_kb=maxrss, wall=wall, stdout=stdout, stderr=stderr, frames=tuple(frames), error=error)
+
+    @classmethod
+    def not_run(cls, limits: Limits) -> RunReport:
+        """A run that never started: the submission's time budget was spent (``Enforced.BUDGET``)."""
+        return cls(limits=limits, exit_code=None, signal=None, enforced=Enforced.BUDGET, protocol_problem=None,
+                   finished=False, call=None, cpu=0.0, maxrss_kb=0, wall=0.0, stdout="", stderr="", frames=(),
+                   error=None)
 
     def tagged(self, *tags: str) -> list[Mapping[str, Any]]:
         """The frames with one of these tags, in order."""

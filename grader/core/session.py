@@ -16,6 +16,7 @@ from grader.core.build import COMPILE_SECONDS, BuildResult, build
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.limits import LimitChanges, Limits
+from grader.core.policy import Policy
 from grader.core.worker_client import WorkerClient
 
 # A hang is paid in full once: after the first game that times out, every later game runs under
@@ -42,14 +43,17 @@ class SubmissionSession:
     @classmethod
     def open_game(cls, folder: Path, game: GameSpec, *, limits: Limits | LimitChanges | None = None,
                   strict: frozenset[str] = frozenset(), compile_timeout: float | None = None,
-                  allowed_symbols: frozenset[str] = frozenset()) -> Self:
+                  policy: Policy = Policy()) -> Self:
         """Build ``folder`` for ``game`` and start its worker.  ``limits``: complete, or a dict of
-        the limits to change from the game's default marking configuration; ``allowed_symbols``: what the
-        library may call besides the C library (``[build] allowed_symbols``)."""
+        the limits to change from the game's default marking configuration; ``policy``: the submission's."""
         if not isinstance(limits, Limits):
             limits = MarkingConfig.load(game=game).limits.with_(**(limits or {}))
-        result = build(Path(folder), game, timeout=compile_timeout or COMPILE_SECONDS, allowed_symbols=allowed_symbols)
-        return cls(Path(folder), game, result, limits, strict)
+        result = build(Path(folder), game, timeout=compile_timeout or COMPILE_SECONDS,
+                       allowed_symbols=policy.allowed_symbols)
+        session = cls(Path(folder), game, result, limits, strict)
+        if session.client is not None:
+            session.client.budget = policy.budget
+        return session
 
     def _count_timeout(self) -> None:
         self.timeouts += 1

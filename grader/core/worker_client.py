@@ -17,6 +17,7 @@ from typing import Mapping
 
 from grader.core import protocol
 from grader.core.limits import Limits
+from grader.core.policy import Budget
 from grader.core.run_report import MalformedReport, RunReport
 from grader.core.sandbox import library_path_inside, sandbox_ready, worker_popen
 
@@ -36,6 +37,8 @@ class WorkerClient:
         self.proc: subprocess.Popen[bytes] | None = None
         self.restarts = 0
         self.pong: dict[str, object] = {}  # what the worker said of itself when it started
+        self.budget: Budget | None = None  # the submission's, when it has one
+        self.spent = (0.0, 0.0)  # CPU and real seconds its runs took (a lost worker counts its wait)
         self._next_id = 0
 
     def _start(self) -> subprocess.Popen[bytes]:
@@ -105,7 +108,25 @@ class WorkerClient:
 
     def run(self, job: Mapping[str, object], limits: Limits, max_frames: int) -> RunReport:
         """Run one job of the game's (``job``: what its sandbox module reads) in a fresh child:
-        how it ended and the frames it sent, checked (``RunReport``)."""
+        how it ended and the frames it sent, checked (``RunReport``).  Past the submission's ``budget`` the
+        run is not started: ``RunReport.not_run``."""
+        if self.out_of_budget:
+            return RunReport.not_run(limits)
+        started = time.monotonic()
+        try:
+            report = self._run(job, limits, max_frames)
+        except WorkerLost:
+            self.spent = (self.spent[0], self.spent[1] + time.monotonic() - started)
+            raise
+        self.spent = (self.spent[0] + report.cpu, self.spent[1] + time.monotonic() - started)
+        return report
+
+    @property
+    def out_of_budget(self) -> bool:
+        """Has the submission spent its budget (CPU or real time)?"""
+        return self.budget is not None and (self.spent[0] >= self.budget.cpu or self.spent[1] >= self.budget.wall)
+
+    def _run(self, job: Mapping[str, object], limits: Limits, max_frames: int) -> RunReport:
         if self.proc is None or self.proc.poll() is not None:
             if self.proc is not None:
                 self.restarts += 1

@@ -26,6 +26,7 @@ from grader.core.replay import call_in_progress
 from grader.core.results import TestResult, Verdict
 from grader.core.run_report import Enforced, RunReport
 from grader.core.sandbox import library_path_inside
+from grader.core.policy import Policy
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.fcd.compare import Comparison, compare, differed, forced_move
@@ -139,12 +140,12 @@ class FcdSession(SubmissionSession, Generic[G]):
 
     @classmethod
     def open(cls, folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
-             compile_timeout: float | None = None, allowed_symbols: frozenset[str] = frozenset()) -> Self:
+             compile_timeout: float | None = None, policy: Policy = Policy()) -> Self:
         """A session of the edition's game, found by name in the registry (never imported here)."""
         from grader.games import get  # noqa: PLC0415 - the registry imports games on demand
 
         return cls.open_game(folder, get(cls.edition.name), limits=limits, strict=strict,
-                             compile_timeout=compile_timeout, allowed_symbols=allowed_symbols)
+                             compile_timeout=compile_timeout, policy=policy)
 
     def __init__(self, folder: Path, game: GameSpec, build_result: BuildResult, limits: Limits,
                  strict: frozenset[str]) -> None:

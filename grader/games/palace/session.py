@@ -59,6 +59,7 @@ from grader.core.replay import call_in_progress
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.run_report import Enforced, RunReport
 from grader.core.sandbox import library_path_inside
+from grader.core.policy import Policy
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.palace import explain
@@ -432,12 +433,12 @@ class PalaceSession(SubmissionSession):
 
     @classmethod
     def open(cls, folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
-             compile_timeout: float | None = None, allowed_symbols: frozenset[str] = frozenset()) -> PalaceSession:
+             compile_timeout: float | None = None, policy: Policy = Policy()) -> PalaceSession:
         """A session of Palace, the game found by name in the registry (the package imports this module)."""
         from grader.games import get  # noqa: PLC0415
 
         return cls.open_game(folder, get("palace"), limits=limits, strict=strict, compile_timeout=compile_timeout,
-                             allowed_symbols=allowed_symbols)
+                             policy=policy)
 
     # ---- playing -----------------------------------------------------------------------------------------
     def play(self, setup: Setup, moves: Sequence[MoveSpec], *, asks: Sequence[tuple[int, list[AskEntry]]] = (),
