@@ -24,6 +24,11 @@ SIGNAL_WORDS: dict[int, str] = {  # by the signal's number
 }
 
 
+BUDGET_SPENT = ("Not run: your submission had used up the time the grader gives one submission in all (its games "
+                "were too slow), so this test and the ones after it were not run. A correct move takes milliseconds: "
+                "look for a loop or a sleep that never needed to be there.")
+
+
 def classify(report: RunReport, *, over: bool,
              errors: Mapping[str, tuple[Verdict, str]] = {}) -> tuple[Verdict, str] | None:  # noqa: B006
     """The verdict on a run that did not simply finish; None if it did.
@@ -32,10 +37,7 @@ def classify(report: RunReport, *, over: bool,
     own error frames (``ChildError.what``) and what they mean."""
     limits = report.limits
     if report.enforced is Enforced.BUDGET:
-        return Verdict.NOT_RUN, ("Not run: your submission had used up the time the grader gives one submission in "
-                                 "all (its games were too slow), so this test and the ones after it were not run. "
-                                 "A correct move takes milliseconds: look for a loop or a sleep that never needed "
-                                 "to be there.")
+        return Verdict.NOT_RUN, BUDGET_SPENT
     if report.enforced is Enforced.WALL:
         return Verdict.TIMED_OUT, (f"Your code did not finish within {limits.wall} seconds of real time "
                                    "(an endless loop, or waiting for something that never comes).")

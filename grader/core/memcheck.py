@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from grader.core.build import CC, as_paths, trim
+from grader.core.classify import BUDGET_SPENT
 from grader.core.results import TestResult, Verdict
 from grader.core.sandbox import KEEP_BYTES, prepare_dir, run_limited
 
@@ -301,6 +302,9 @@ class MemorySession(Protocol):
 
     @property
     def timeouts(self) -> int: ...
+
+    @property
+    def out_of_budget(self) -> bool: ...  # its games spent the submission's whole time budget
 
 
 @dataclass(frozen=True)
@@ -613,6 +617,10 @@ def run_memory_stage(session: MemorySession, played: Sequence[Played], dialect: 
     if not b.ok or b.stage is None:
         for t in (errors, leaks):
             t.verdict, t.message = Verdict.NOT_RUN, "Not run: the submission did not compile."
+        return [errors, leaks]
+    if session.out_of_budget:
+        for t in (errors, leaks):
+            t.verdict, t.message = Verdict.NOT_RUN, BUDGET_SPENT
         return [errors, leaks]
     plans = [plan_of(x) for x in played]
     replayed = [p for p in plans if p.replayed]

@@ -16,7 +16,7 @@ from grader.core.build import COMPILE_SECONDS, BuildResult, build
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.limits import LimitChanges, Limits
-from grader.core.policy import Policy
+from grader.core.policy import NO_POLICY, Policy
 from grader.core.worker_client import WorkerClient
 
 # A hang is paid in full once: after the first game that times out, every later game runs under
@@ -43,7 +43,7 @@ class SubmissionSession:
     @classmethod
     def open_game(cls, folder: Path, game: GameSpec, *, limits: Limits | LimitChanges | None = None,
                   strict: frozenset[str] = frozenset(), compile_timeout: float | None = None,
-                  policy: Policy = Policy()) -> Self:
+                  policy: Policy = NO_POLICY) -> Self:
         """Build ``folder`` for ``game`` and start its worker.  ``limits``: complete, or a dict of
         the limits to change from the game's default marking configuration; ``policy``: the submission's."""
         if not isinstance(limits, Limits):
@@ -63,6 +63,11 @@ class SubmissionSession:
     def short_limits(self) -> Limits:
         """The limits after a hang (also for a run that repeats one that just hung: not paid twice)."""
         return self.limits.with_(cpu=min(self.limits.cpu, SHORT_LIMITS["cpu"]), stall=SHORT_LIMITS["stall"])
+
+    @property
+    def out_of_budget(self) -> bool:
+        """Have this submission's games spent its whole time budget (``Policy.budget``)?"""
+        return self.client is not None and self.client.out_of_budget
 
     @property
     def limits_note(self) -> str:
