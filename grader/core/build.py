@@ -80,7 +80,8 @@ IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
 TOOLCHAIN_SYMBOLS = frozenset({"_ITM_deregisterTMCloneTable", "_ITM_registerTMCloneTable", "__gmon_start__",
                                "__cxa_finalize"})
 # The C library's own door to other code: a library that may open libraries may call anything loaded.
-LOADER_SYMBOLS = re.compile(r"^(?:dl(?:open|mopen|sym|vsym|info|addr|addr1|error|close|iterate_phdr)|_dl_.*|__libc_dl.*)$")
+LOADER_SYMBOLS = re.compile(
+    r"^(?:dl(?:open|mopen|sym|vsym|info|addr|addr1|error|close|iterate_phdr)|_dl_.*|__libc_dl.*)$")
 C_LIBRARIES = ("libc.so.6", "libm.so.6")
 LOOKALIKE_READ = 1 << 20  # bytes of each file read for the hint (a huge file is the compiler's business)
 LOOKALIKE_SHOWN = 3  # marks the hint names

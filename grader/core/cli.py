@@ -259,7 +259,7 @@ def _grade_one(handed: HandedIn, folder: Path, args: argparse.Namespace, config:
     from grader.core.build import find_sources  # noqa: PLC0415
     from grader.core.grade import grade  # noqa: PLC0415
 
-    said = [*handed.notes, *args.note, find_sources(folder, game).files_note]  # the files compiled and left out, and why
+    said = [*handed.notes, *args.note, find_sources(folder, game).files_note]  # the files compiled, left out, why
     if not args.quiet:
         for line in said:
             print(line, flush=True)  # before the build: a long grading's log shows it first

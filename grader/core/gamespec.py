@@ -41,9 +41,9 @@ if TYPE_CHECKING:
     from grader.core.build import BuildResult
     from grader.core.config import MarkingConfig
     from grader.core.limits import Limits
+    from grader.core.policy import Policy
     from grader.core.replay import Frame
     from grader.core.results import SubmissionResult, TestResult
-    from grader.core.policy import Policy
     from grader.core.suite.targets import Targets
 
 

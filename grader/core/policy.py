@@ -27,3 +27,6 @@ class Policy:
 
     allowed_symbols: frozenset[str] = frozenset()
     budget: Budget | None = None
+
+
+NO_POLICY = Policy()  # a session opened outside a grade (tests, tools): no extra symbols, no budget

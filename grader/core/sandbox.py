@@ -37,7 +37,7 @@ import time
 import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence, TypedDict
+from typing import Any, Callable, Sequence, TypedDict
 
 import cffi
 
@@ -56,7 +56,7 @@ TMPFS_FILES = 4096  # and this many files: 600,000 empty files cost the host 420
 # What the bubblewrap process itself is started with: it is process 1 of the sandbox, and its environment is
 # readable there as /proc/1/environ, so the grader's own variables (tokens, keys) never reach it.
 BWRAP_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C"}
-MS_NOSUID, MS_NODEV, MNT_DETACH = 2, 4, 2
+MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE, CLONE_NEWNS = 2, 4, 1 << 14, 1 << 18, 0x00020000
 
 
 @dataclass(frozen=True)
@@ -114,40 +114,48 @@ def _bwrap_base(extra: Sequence[str], scratch: Scratch | None = None) -> list[st
 
 
 class Scratch:
-    """The sandbox's writable places as tmpfs mounts of the grader's own, capped in bytes *and* in files
-    (``nr_inodes``, which bubblewrap's ``--size`` cannot set), when the grader runs as root and may mount;
-    otherwise none (``places`` empty), and bubblewrap's own byte-capped tmpfs is used.
+    """The sandbox's writable places as tmpfs mounts capped in bytes *and* in files (``nr_inodes``, which
+    bubblewrap's ``--size`` cannot set), made when the grader runs as root: ``places`` holds the empty
+    folders they are mounted on (none otherwise, and bubblewrap's own byte-capped tmpfs is used).
 
-    ``detach()`` lazily unmounts them on the host once the sandbox holds its own view (the worker answered,
-    or the tool finished): the memory is freed when the last process of the sandbox ends, whatever happens
-    to the grader.
+    The mounts are made in the started process itself (``enter``, before it becomes the sandbox user), in a
+    mount namespace of its own: the host never sees them, and they are gone with the sandbox's last
+    process, however the grader ends.  ``remove()`` takes away the empty folders.
     """
 
     def __init__(self) -> None:
         self.places: dict[str, Path] = {}
         self._root: Path | None = None
-        if os.getuid() != 0 or os.environ.get("FCD_SCRATCH_MOUNTS") == "0":
+        if not self.wanted():
             return
-        root = Path(tempfile.mkdtemp(prefix="fcd-scratch-"))
-        root.chmod(0o755)  # bubblewrap, as the sandbox user, must reach the mounts to bind them
-        options = f"size={TMPFS_BYTES},nr_inodes={TMPFS_FILES},mode=0700,uid={SANDBOX_UID},gid={SANDBOX_UID}"
+        self._root = Path(tempfile.mkdtemp(prefix="fcd-scratch-"))
+        self._root.chmod(0o755)  # bubblewrap, as the sandbox user, must reach the mounts to bind them
         for place in ("/tmp", "/dev/shm"):
-            target = root / place.strip("/").replace("/", "-")
+            target = self._root / place.strip("/").replace("/", "-")
             target.mkdir()
-            if _libc().mount(b"tmpfs", str(target).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()) != 0:
-                break  # no right to mount here (a container): bubblewrap's tmpfs, bytes capped only
             self.places[place] = target
-        self._root = root
-        if len(self.places) < 2:
-            self.detach()
 
-    def detach(self) -> None:
+    @staticmethod
+    def wanted() -> bool:
+        """Will the sandbox get these mounts (the grader runs as root, and FCD_SCRATCH_MOUNTS=0 is not set)?"""
+        return os.getuid() == 0 and os.environ.get("FCD_SCRATCH_MOUNTS") != "0"
+
+    def enter(self) -> None:
+        """In the started process, still root: a mount namespace of its own, the tmpfs mounts in it.
+        OSError when this machine does not allow it (a container): the caller starts without them."""
+        libc = _libc()
+        options = f"size={TMPFS_BYTES},nr_inodes={TMPFS_FILES},mode=0700,uid={SANDBOX_UID},gid={SANDBOX_UID}"
+        if libc.unshare(CLONE_NEWNS) != 0 or libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+            raise OSError(ctypes.get_errno(), "no mount namespace for the sandbox's scratch space")
         for target in self.places.values():
-            _libc().umount2(str(target).encode(), MNT_DETACH)
-        self.places = {}
+            if libc.mount(b"tmpfs", str(target).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()) != 0:
+                raise OSError(ctypes.get_errno(), f"could not mount the sandbox's scratch space on {target}")
+
+    def remove(self) -> None:
         if self._root is not None:
             shutil.rmtree(self._root, ignore_errors=True)
             self._root = None
+        self.places = {}
 
 
 @functools.cache
@@ -155,21 +163,42 @@ def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
 
-_SCRATCH: dict[int, Scratch] = {}  # a worker's pid -> its scratch mounts, until the worker answered
+def _sandboxed_popen(argv_with: Callable[[Scratch | None], list[str]], *, limits: Callable[[], None] | None = None,
+                     **popen: Any) -> tuple[subprocess.Popen[bytes], Scratch | None]:
+    """Start bubblewrap (``argv_with(scratch)``) as the sandbox user, with its scratch mounts when they can be
+    made (else bubblewrap's own tmpfs, ``argv_with(None)``); ``limits``: rlimits to set in the child."""
+    scratch = Scratch()
+    user = _as_sandbox_user()
+    if scratch.places:
+        def enter() -> None:
+            scratch.enter()
+            if limits is not None:
+                limits()
+            os.setgroups([])
+            os.setresgid(SANDBOX_UID, SANDBOX_UID, SANDBOX_UID)
+            os.setresuid(SANDBOX_UID, SANDBOX_UID, SANDBOX_UID)
+
+        try:
+            return subprocess.Popen(argv_with(scratch), preexec_fn=enter, **popen), scratch
+        except subprocess.SubprocessError:  # the mounts could not be made here: without them
+            scratch.remove()
+    return subprocess.Popen(argv_with(None), preexec_fn=limits, **popen, **user), None
 
 
-def sandbox_ready(proc: subprocess.Popen[bytes]) -> None:
-    """The worker ``proc`` answered (or is gone): its sandbox holds its own view of its scratch mounts, so the
-    grader's copies are detached (``Scratch.detach``)."""
+_SCRATCH: dict[int, Scratch] = {}  # a worker's pid -> the folders its scratch mounts are on
+
+
+def sandbox_gone(proc: subprocess.Popen[bytes]) -> None:
+    """The worker ``proc`` has ended: the empty folders of its scratch mounts go too."""
     scratch = _SCRATCH.pop(proc.pid, None)
     if scratch is not None:
-        scratch.detach()
+        scratch.remove()
 
 
 @atexit.register
-def _detach_all() -> None:
+def _remove_all() -> None:
     for scratch in list(_SCRATCH.values()):
-        scratch.detach()
+        scratch.remove()
     _SCRATCH.clear()
 
 
@@ -388,18 +417,16 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
     if not python.startswith("/usr/"):
         prefix = Path(python).parent.parent
         binds += ["--ro-bind", str(prefix), str(prefix)]
-    scratch = Scratch()
-    argv = _bwrap_base(binds + ["--setenv", "PYTHONPATH", "/opt/fcd", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
-                                "--setenv", "PATH", "/usr/bin", "--setenv", "GLIBC_TUNABLES", DETERMINISTIC_MALLOC,
-                                "--chdir", "/tmp", "--remount-ro", "/"], scratch)
-    argv += [python, "-S", "-B", "-m", "grader.core.worker", job_module]
-    try:
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                env=BWRAP_ENV, **_as_sandbox_user())
-    except BaseException:
-        scratch.detach()
-        raise
-    _SCRATCH[proc.pid] = scratch
+    def argv_with(scratch: Scratch | None) -> list[str]:
+        return _bwrap_base(binds + ["--setenv", "PYTHONPATH", "/opt/fcd", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
+                                    "--setenv", "PATH", "/usr/bin", "--setenv", "GLIBC_TUNABLES", DETERMINISTIC_MALLOC,
+                                    "--chdir", "/tmp", "--remount-ro", "/"], scratch) + \
+            [python, "-S", "-B", "-m", "grader.core.worker", job_module]
+
+    proc, scratch = _sandboxed_popen(argv_with, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=BWRAP_ENV)
+    if scratch is not None:
+        _SCRATCH[proc.pid] = scratch
     return proc
 
 
@@ -448,25 +475,21 @@ def run_limited(argv: list[str], work_dir: Path, timeout: float, *, output_cap: 
     """
     mode = detect_mode()
     env = dict(env or {"PATH": "/usr/bin:/bin", "LANG": "C"})
-    scratch: Scratch | None = None
     if mode.name == "bwrap":
-        scratch = Scratch()
-        argv = _bwrap_base(["--bind", str(work_dir), "/work",
-                            *(x for k, v in env.items() for x in ("--setenv", k, v)), "--chdir", "/work",
-                            "--remount-ro", "/"], scratch) + argv
-        cwd: Path | str = "/"
-    else:
-        cwd = work_dir
-    try:
-        return _run_limited(argv, cwd, timeout, output_cap=output_cap, memory_mb=memory_mb, file_mb=file_mb,
-                            env=BWRAP_ENV if mode.name == "bwrap" else env, keep=keep, cpu_seconds=cpu_seconds)
-    finally:
-        if scratch is not None:
-            scratch.detach()
+        def argv_with(scratch: Scratch | None) -> list[str]:
+            return _bwrap_base(["--bind", str(work_dir), "/work",
+                                *(x for k, v in env.items() for x in ("--setenv", k, v)), "--chdir", "/work",
+                                "--remount-ro", "/"], scratch) + argv
+
+        return _run_limited(argv_with, "/", timeout, output_cap=output_cap, memory_mb=memory_mb, file_mb=file_mb,
+                            env=BWRAP_ENV, keep=keep, cpu_seconds=cpu_seconds, sandboxed=True)
+    return _run_limited(lambda _: argv, work_dir, timeout, output_cap=output_cap, memory_mb=memory_mb,
+                        file_mb=file_mb, env=env, keep=keep, cpu_seconds=cpu_seconds, sandboxed=False)
 
 
-def _run_limited(argv: list[str], cwd: Path | str, timeout: float, *, output_cap: int, memory_mb: int | None,
-                 file_mb: int, env: dict[str, str], keep: int, cpu_seconds: int | None) -> Completed:
+def _run_limited(argv_with: Callable[[Scratch | None], list[str]], cwd: Path | str, timeout: float, *,
+                 output_cap: int, memory_mb: int | None, file_mb: int, env: dict[str, str], keep: int,
+                 cpu_seconds: int | None, sandboxed: bool) -> Completed:
 
     def limits() -> None:
         if memory_mb:
@@ -477,13 +500,27 @@ def _run_limited(argv: list[str], cwd: Path | str, timeout: float, *, output_cap
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     start = time.monotonic()
-    user = _as_sandbox_user()
+    popen: dict[str, Any] = {"cwd": cwd, "stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE,
+                             "stderr": subprocess.PIPE, "env": env, "start_new_session": True}
+    scratch: Scratch | None = None
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env, start_new_session=True,
-                                preexec_fn=limits, **user)
+        if sandboxed:
+            proc, scratch = _sandboxed_popen(argv_with, limits=limits, **popen)
+        else:
+            proc = subprocess.Popen(argv_with(None), preexec_fn=limits, **popen, **_as_sandbox_user())
     except OSError as err:
-        return Completed(None, "", f"could not start {argv[0]}: {err}", False, False, 0.0)
+        return Completed(None, "", f"could not start {argv_with(None)[0]}: {err}", False, False, 0.0)
+    try:
+        return _read_limited(proc, start, timeout, output_cap, keep)
+    finally:
+        if scratch is not None:
+            scratch.remove()
+
+
+def _read_limited(proc: subprocess.Popen[bytes], start: float, timeout: float, output_cap: int,
+                  keep: int) -> Completed:
+    """Read a started tool's output as it comes, keeping ``keep`` bytes of each stream; kill its process
+    group past ``output_cap`` bytes or ``timeout``."""
     assert proc.stdout is not None and proc.stderr is not None  # (both PIPE)
     out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
     kept = {out_fd: bytearray(), err_fd: bytearray()}

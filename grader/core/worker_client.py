@@ -19,7 +19,7 @@ from grader.core import protocol
 from grader.core.limits import Limits
 from grader.core.policy import Budget
 from grader.core.run_report import MalformedReport, RunReport
-from grader.core.sandbox import library_path_inside, sandbox_ready, worker_popen
+from grader.core.sandbox import library_path_inside, sandbox_gone, worker_popen
 
 RESPONSE_SLACK = 5.0  # seconds beyond the child's wall limit before the worker counts as lost
 START_SECONDS = 30.0
@@ -49,8 +49,6 @@ class WorkerClient:
         except WorkerLost:
             self.close()
             raise
-        finally:
-            sandbox_ready(proc)  # it answered, or never will: its mounts are its own now
         if not isinstance(pong, dict) or "pong" not in pong:
             self.close()
             raise WorkerLost("the worker did not answer its first ping")
@@ -159,6 +157,7 @@ class WorkerClient:
         except subprocess.TimeoutExpired:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
+        sandbox_gone(proc)
         if proc.stdout:
             proc.stdout.close()
 

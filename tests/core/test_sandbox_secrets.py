@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
 import struct
 import threading
@@ -25,7 +24,7 @@ from grader.core.build import build
 from grader.core.cli import main
 from grader.core.config import MarkingConfig
 from grader.core.grade import grade, source_hash
-from grader.core.policy import Policy
+from grader.core.policy import NO_POLICY, Policy
 from grader.core.results import REFUSED, Verdict
 from grader.core.sandbox import TMPFS_BYTES, TMPFS_FILES, Mode, Scratch, detect_mode
 from grader.games.fcd.scenarios import deal_to_deck
@@ -50,7 +49,7 @@ def _everything_written(out: Path) -> str:
     return "\n".join(p.read_bytes().decode("utf-8", "replace") for p in sorted(out.rglob("*")) if p.is_file())
 
 
-def _play(folder: Path, moves: list, policy: Policy = Policy()) -> tuple[object, object, Fcd18Session]:
+def _play(folder: Path, moves: list, policy: Policy = NO_POLICY) -> tuple[object, object, Fcd18Session]:
     session = Fcd18Session.open(folder, limits=LIMITS, compile_timeout=10, policy=policy)
     assert session.build.ok, session.build.output
     hit = session.run_game("hostile", "", (), DECK, moves)
@@ -222,14 +221,14 @@ def test_the_crafted_pair_gets_two_keys_and_two_grades(tmp_path: Path, capsys: p
 
 def _said(text: str, word: str) -> int:
     line = next(line for line in text.splitlines() if line.startswith(word + " "))
-    return int(line.split()[-1])
+    return next(int(token) for token in line.split() if token.isdigit())
 
 
 @sandboxed
 def test_dev_shm_is_capped_and_the_host_does_not_pay_for_it() -> None:
     def shmem_kb() -> int:
         line = next(li for li in Path("/proc/meminfo").read_text().splitlines() if li.startswith("Shmem:"))
-        return int(line.split()[-1])
+        return int(line.split()[1])
 
     base, peak, done = shmem_kb(), [0], threading.Event()
 
@@ -254,7 +253,7 @@ def test_dev_shm_is_capped_and_the_host_does_not_pay_for_it() -> None:
 
 @sandboxed
 def test_the_sandbox_holds_at_most_so_many_files() -> None:
-    if not Scratch().places:
+    if not Scratch.wanted():
         pytest.skip("the grader may not mount here (not root): bubblewrap's tmpfs caps bytes only")
     hit, control, session = _play(HOSTILE / "many_files", TRIGGER)
     with session:
@@ -262,13 +261,19 @@ def test_the_sandbox_holds_at_most_so_many_files() -> None:
     assert 0 < _said(hit.stderr, "FILES") <= TMPFS_FILES
 
 
-def test_scratch_mounts_are_gone_once_detached() -> None:
-    scratch = Scratch()
-    places = dict(scratch.places)
-    scratch.detach()
-    mounts = Path("/proc/self/mounts").read_text()
-    assert scratch.places == {} and not any(str(p) in mounts for p in places.values())
-    assert not any(p.exists() for p in places.values())
+@sandboxed
+def test_the_scratch_mounts_live_in_the_sandbox_alone() -> None:
+    """The capped tmpfs mounts are made in the sandbox's own mount namespace: the host never sees one, and a
+    grader killed mid-grade leaves none behind."""
+    session = Fcd18Session.open(MODEL, limits=LIMITS, compile_timeout=10)
+    with session:
+        assert session.run_game("control", "", (), DECK, CONTROL).verdict is Verdict.PASSED
+        assert "fcd-scratch" not in Path("/proc/self/mounts").read_text()
+        proc = session.client.proc if session.client else None
+        if proc is not None and Scratch.wanted():
+            mounts = Path(f"/proc/{proc.pid}/mounts").read_text()  # bubblewrap's namespace, as it started
+            assert mounts.count("fcd-scratch") == 2, mounts  # /tmp and /dev/shm, each its own tmpfs
+    assert "fcd-scratch" not in Path("/proc/self/mounts").read_text()
 
 
 # ---- file names, signals -------------------------------------------------------------------------

@@ -22,11 +22,11 @@ from grader.core.build import BuildResult
 from grader.core.classify import classify
 from grader.core.gamespec import GameSpec
 from grader.core.limits import LimitChanges, Limits
+from grader.core.policy import NO_POLICY, Policy
 from grader.core.replay import call_in_progress
 from grader.core.results import TestResult, Verdict
 from grader.core.run_report import Enforced, RunReport
 from grader.core.sandbox import library_path_inside
-from grader.core.policy import Policy
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.fcd.compare import Comparison, compare, differed, forced_move
@@ -140,7 +140,7 @@ class FcdSession(SubmissionSession, Generic[G]):
 
     @classmethod
     def open(cls, folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
-             compile_timeout: float | None = None, policy: Policy = Policy()) -> Self:
+             compile_timeout: float | None = None, policy: Policy = NO_POLICY) -> Self:
         """A session of the edition's game, found by name in the registry (never imported here)."""
         from grader.games import get  # noqa: PLC0415 - the registry imports games on demand
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, cast
 
 from grader.core.gamespec import GameSpec, Hallmarks
+from grader.core.policy import NO_POLICY, Policy
 from grader.games.palace.engine import ENGINE
 from grader.games.palace.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
 from reference.palace import BY_ID
@@ -65,10 +66,10 @@ def _scenarios() -> tuple[Scenario, ...]:
 
 
 def _open_session(folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
-                  compile_timeout: float | None = None) -> PalaceSession:
+                  compile_timeout: float | None = None, policy: Policy = NO_POLICY) -> PalaceSession:
     from grader.games.palace.session import PalaceSession  # noqa: PLC0415
 
-    return PalaceSession.open(folder, limits=limits, strict=strict, compile_timeout=compile_timeout)
+    return PalaceSession.open(folder, limits=limits, strict=strict, compile_timeout=compile_timeout, policy=policy)
 
 
 def _owners(scenarios: Sequence[CoreScenario]) -> Owners:

@@ -55,11 +55,11 @@ from grader.core.cache import cached, key_of, source_version
 from grader.core.classify import classify
 from grader.core.deal_map import rearranged, rearrangement
 from grader.core.limits import Limits
+from grader.core.policy import NO_POLICY, Policy
 from grader.core.replay import call_in_progress
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.run_report import Enforced, RunReport
 from grader.core.sandbox import library_path_inside
-from grader.core.policy import Policy
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.palace import explain
@@ -433,7 +433,7 @@ class PalaceSession(SubmissionSession):
 
     @classmethod
     def open(cls, folder: Path, *, limits: Limits | LimitChanges | None = None, strict: frozenset[str] = frozenset(),
-             compile_timeout: float | None = None, policy: Policy = Policy()) -> PalaceSession:
+             compile_timeout: float | None = None, policy: Policy = NO_POLICY) -> PalaceSession:
         """A session of Palace, the game found by name in the registry (the package imports this module)."""
         from grader.games import get  # noqa: PLC0415
 
