@@ -139,6 +139,18 @@ def test_staff_guide_commands_and_configuration(tmp_path: Path) -> None:
     assert config.implementation_total() == 100 and not config.warnings()  # the example adds up (issue 32)
 
 
-@pytest.mark.parametrize("command", ["pip install -e . && fcd-grade fixtures/submissions/model"])
+TEST_COMMAND = "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && python -m pytest"
+
+
+@pytest.mark.parametrize("command", ["python3 -m venv .venv && . .venv/bin/activate && pip install -e . && "
+                                     "fcd-grade fixtures/submissions/model", TEST_COMMAND])
 def test_readme_main_command_is_the_documented_one(command: str) -> None:
     assert command in (ROOT / "README.md").read_text()
+
+
+def test_ci_runs_the_readmes_test_command_in_a_virtualenv_of_its_own() -> None:
+    """A package only this machine's Python has must never make CI green: .ci/run makes its venv and runs the
+    README's test command in it, and the [test] extra installs what the tests import (libcst)."""
+    run = (ROOT / ".ci" / "run").read_text()
+    assert TEST_COMMAND in run.splitlines()
+    assert "hypothesis[codemods]" in (ROOT / "pyproject.toml").read_text()
