@@ -22,8 +22,8 @@ from typing import Callable, Iterable, Sequence
 from grader.core.build import find_sources
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec, Scenario, Session
+from grader.core.isolation import detect_mode
 from grader.core.results import STAGE_RANK, GroupMarks, PlayersResult, SubmissionResult, TestResult, Verdict
-from grader.core.sandbox import detect_mode
 
 Progress = Callable[[TestResult], None]
 

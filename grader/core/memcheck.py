@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from grader.core.build import CC, trim
+from grader.core.isolation import KEEP_BYTES, prepare_dir, run_limited
 from grader.core.results import TestResult, Verdict
-from grader.core.sandbox import KEEP_BYTES, prepare_dir, run_limited
 
 if TYPE_CHECKING:
     from grader.core.build import BuildResult

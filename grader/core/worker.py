@@ -1,6 +1,6 @@
 """The worker: a single-threaded fork server that runs student code, one child per request.
 
-Started by the grader (by exec, inside the sandbox: see ``grader.core.sandbox``) as
+Started by the grader (by exec, inside the sandbox: see ``grader.core.isolation``) as
 ``python -m grader.core.worker JOB_MODULE``, the game's sandbox-side module (for
 Final Card-Down, ``grader.games.fcd.play``).  It reads request frames on
 stdin and answers each with one response frame on stdout.  Every ``run`` request

@@ -267,7 +267,7 @@ def test_one_place_for_the_default_limits_and_the_marks_group_rule() -> None:
 def test_the_sandbox_gets_the_core_and_its_one_game_only() -> None:
     """The worker's read-only runtime holds the core without its reports, the game its job belongs
     to, and the game's engine; no other game, no marking configuration, no templates."""
-    from grader.core.sandbox import runtime_dir
+    from grader.core.isolation import runtime_dir
 
     game = get()
     root = runtime_dir(game.sandbox_job, game.sandbox_packages)

@@ -15,7 +15,7 @@ import pytest
 
 from grader.core import protocol
 from grader.core.config import MarkingConfig
-from grader.core.sandbox import detect_mode
+from grader.core.isolation import detect_mode
 from grader.core.worker import RESULTS_FULL_EXIT, ForkServer, Results, ResultsFull, _descendants, run_one, use_job
 from grader.games.fcd.frames import max_frames
 from grader.games.fcd.session import play

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence, cast
 
+from grader.core.isolation import DETERMINISTIC_MALLOC
 from grader.core.native import c_string
 from grader.core.results import SubmissionResult, Verdict
-from grader.core.sandbox import DETERMINISTIC_MALLOC
 from grader.games.fcd.c_emit import move_declaration
 from grader.games.fcd.compare import parse_step_runs
 from grader.games.fcd.edition import WrittenMove
@@ -122,7 +122,7 @@ static void hung(int sig) {
 """
 
 # Same bytes as in the grader: its worker's malloc fills new memory with 0xa5 bytes and freed memory with
-# 0x5a (``grader.core.sandbox.DETERMINISTIC_MALLOC``); a repro program runs itself again that way, so
+# 0x5a (``grader.core.isolation.DETERMINISTIC_MALLOC``); a repro program runs itself again that way, so
 # code that reads memory it never wrote, or freed, does here what it did there.
 SAME_MALLOC = r"""
 /* The grader runs your code with a malloc that fills new memory with 0xa5 bytes and freed memory with

@@ -54,11 +54,11 @@ from grader.core.batched_games import TIMED_SIGNALS, Shown, batch_limits
 from grader.core.cache import cached, key_of, source_version
 from grader.core.classify import classify
 from grader.core.deal_map import rearranged, rearrangement
+from grader.core.isolation import library_path_inside
 from grader.core.limits import Limits
 from grader.core.replay import call_in_progress
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.run_report import Enforced, RunReport
-from grader.core.sandbox import library_path_inside
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.palace import explain
