@@ -35,8 +35,8 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.core import protocol  # noqa: E402
 from grader.core.isolation import detect_mode, worker_search_path  # noqa: E402
+from grader.core.sandbox import protocol  # noqa: E402
 from grader.games.fcd.loader import CLibrary  # noqa: E402
 from grader.games.fcd.play import resolve  # noqa: E402
 from grader.games.fcd.reference_trace import reference_trace  # noqa: E402

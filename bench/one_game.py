@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from grader.core import protocol
+from grader.core.sandbox import protocol
 from grader.games.fcd.loader import CLibrary
 from grader.games.fcd.play import resolve
 from grader.games.fcd18s2.interface import API

@@ -306,7 +306,7 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
     if mode.name == "degraded":
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(packages), "PYTHONDONTWRITEBYTECODE": "1",
                "GLIBC_TUNABLES": DETERMINISTIC_MALLOC}
-        return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.core.worker", job_module],
+        return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.core.sandbox.worker", job_module],
                                 stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     python = sandbox_python()
@@ -319,7 +319,7 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
     argv = _bwrap_base(binds + ["--setenv", "PYTHONPATH", "/opt/fcd", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
                                 "--setenv", "PATH", "/usr/bin", "--setenv", "GLIBC_TUNABLES", DETERMINISTIC_MALLOC,
                                 "--chdir", "/tmp", "--remount-ro", "/"])
-    argv += [python, "-S", "-B", "-m", "grader.core.worker", job_module]
+    argv += [python, "-S", "-B", "-m", "grader.core.sandbox.worker", job_module]
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             **_as_sandbox_user())
 

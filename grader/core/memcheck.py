@@ -50,7 +50,7 @@ from grader.core.results import TestResult, Verdict
 
 if TYPE_CHECKING:
     from grader.core.build import BuildResult
-    from grader.core.limits import Limits
+    from grader.core.sandbox.limits import Limits
 
 MEMORY_CAP_MB = 512  # what one replay may allocate (ASan's own accounting; the sandbox cannot cap ASan)
 SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]

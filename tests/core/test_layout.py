@@ -117,7 +117,7 @@ def sandbox_side() -> set[str]:
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "WorkerClient" and len(node.args) > 1 \
                     and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
                 jobs.add(node.args[1].value)
-            if isinstance(node, ast.ImportFrom) and node.module == "grader.core.native" \
+            if isinstance(node, ast.ImportFrom) and node.module == "grader.core.sandbox.native" \
                     and any(a.name == "load_symbols" for a in node.names):
                 loaders.add(module_name(path))
     drivers = {m for m, imports in import_graph(GRADER).items() if imports & loaders}
@@ -165,7 +165,7 @@ def test_the_trusted_side_imports_nothing_of_the_sandbox_side() -> None:
     assert {"grader.games.fcd18s2.play", "grader.games.fcd17s2.play", "grader.games.palace.play",
             "grader.games.fcd18s2.decide", "grader.games.fcd.loader"} <= inside
     offenders = {m: sorted(imports & inside) for m, imports in import_graph(GRADER).items()
-                 if m not in inside and m != "grader.core.worker" and imports & inside}
+                 if m not in inside and m != "grader.core.sandbox.worker" and imports & inside}
     assert offenders == {}
 
 
@@ -271,7 +271,7 @@ def test_the_sandbox_gets_the_core_and_its_one_game_only() -> None:
 
     game = get()
     root = runtime_dir(game.sandbox_job, game.sandbox_packages)
-    assert (root / "grader" / "core" / "worker.py").is_file()
+    assert (root / "grader" / "core" / "sandbox" / "worker.py").is_file()
     assert (root / "grader" / "games" / game.name / "play.py").is_file()
     assert (root / "grader" / "games" / game.name / "include" / "Game.h").is_file()
     assert (root / "reference" / "game.py").is_file()

@@ -13,10 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from grader.core import protocol
 from grader.core.config import MarkingConfig
 from grader.core.isolation import detect_mode
-from grader.core.worker import RESULTS_FULL_EXIT, ForkServer, Results, ResultsFull, _descendants, run_one, use_job
+from grader.core.sandbox import protocol
+from grader.core.sandbox.worker import (
+    RESULTS_FULL_EXIT,
+    ForkServer,
+    Results,
+    ResultsFull,
+    _descendants,
+    run_one,
+    use_job,
+)
 from grader.games.fcd.frames import max_frames
 from grader.games.fcd.session import play
 from grader.games.fcd18s2 import GAME
@@ -78,7 +86,7 @@ def test_a_child_whose_results_overflow_is_a_protocol_problem(monkeypatch: pytes
     child only reports a load error) with an area too small for that one frame."""
     use_job(GAME.sandbox_job)
     warm_up()  # as the worker does before its first fork: the child may not be able to import cffi
-    monkeypatch.setattr("grader.core.worker.RESULT_BYTES", Results.FRAMES_AT + 8)  # no room for the frame
+    monkeypatch.setattr("grader.core.sandbox.worker.RESULT_BYTES", Results.FRAMES_AT + 8)  # no room for the frame
 
     def check() -> None:
         bodies, facts = run_one(NO_LIBRARY)

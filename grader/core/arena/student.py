@@ -22,8 +22,8 @@ from grader.core.arena.players import Decision, Table
 from grader.core.build import CC, CFLAGS, errors_first, trim
 from grader.core.classify import classify
 from grader.core.isolation import prepare_dir, run_limited
-from grader.core.limits import Limits
 from grader.core.results import Verdict
+from grader.core.sandbox.limits import Limits
 from grader.core.worker_client import WorkerClient, WorkerLost
 
 

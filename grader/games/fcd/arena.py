@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence, cast
 from grader.core.arena.game import Policy, Privacy, Row, StudentPlayerFactory
 from grader.core.arena.players import Decision, Table
 from grader.core.arena.student import PlayerKit, SandboxedPlayer
-from grader.core.limits import Limits
+from grader.core.sandbox.limits import Limits
 from grader.games.fcd.engine import FcdEngine, PlayedGame
 from reference.cards import Deck
 

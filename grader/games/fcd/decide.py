@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from grader.core.arena.decision_clock import timed_decision
-from grader.core.native import Api, open_library
+from grader.core.sandbox.clocks import timed_decision
+from grader.core.sandbox.native import Api, open_library
 from grader.games.fcd.loader import CLibrary
 from grader.games.fcd.observe import card_label
 from grader.games.fcd.play import Job, resolve

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from grader.core.run_report import ERROR_TAG
+from grader.core.sandbox.protocol import ERROR_TAG
 
 
 class Event(Enum):

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from typing import Callable, ClassVar, Mapping, Protocol, Sequence, SupportsInt, cast
 
-from grader.core.native import snake
-from grader.core.protocol import LOADING
+from grader.core.sandbox.native import snake
+from grader.core.sandbox.protocol import LOADING
 from grader.games.fcd.observations import Table
 from reference.cards import COLOR_LETTERS, Value, format_key
 

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence, cast
 
 from grader.core.isolation import DETERMINISTIC_MALLOC
-from grader.core.native import c_string
 from grader.core.results import SubmissionResult, Verdict
+from grader.core.sandbox.native import c_string
 from grader.games.fcd.c_emit import move_declaration
 from grader.games.fcd.compare import parse_step_runs
 from grader.games.fcd.edition import WrittenMove

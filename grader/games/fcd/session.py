@@ -22,10 +22,10 @@ from grader.core.build import BuildResult
 from grader.core.classify import classify
 from grader.core.gamespec import GameSpec
 from grader.core.isolation import library_path_inside
-from grader.core.limits import LimitChanges, Limits
 from grader.core.replay import call_in_progress
 from grader.core.results import TestResult, Verdict
 from grader.core.run_report import Enforced, RunReport
+from grader.core.sandbox.limits import LimitChanges, Limits
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.fcd.compare import Comparison, compare, differed, forced_move

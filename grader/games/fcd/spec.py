@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from grader.core.gamespec import GameSpec, Hallmarks, Ruling
-from grader.core.native import Api
+from grader.core.sandbox.native import Api
 from grader.games.fcd.engine import FcdEngine
 from grader.games.fcd.focus import owners
 from reference.cards import COLOR_LETTERS, COLOR_NAMES, SUIT_LETTERS, SUIT_NAMES, VALUE_DIGITS

@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, SupportsInt
 
 import cffi
 
-from grader.core.native import LoadError, NativeGame, cached_function_type, declarations, game_class, load_symbols
+from grader.core.sandbox.native import (
+    LoadError,
+    NativeGame,
+    cached_function_type,
+    declarations,
+    game_class,
+    load_symbols,
+)
 from grader.games.palace.interface import API, PalaceApi
 
 if TYPE_CHECKING:

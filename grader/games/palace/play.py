@@ -1,6 +1,6 @@
 """The sandbox side of a Palace game: play a move list on the student library in a child.
 
-The worker (``grader.core.worker``) imports this module by name, calls ``warm_up`` once before forking,
+The worker (``grader.core.sandbox.worker``) imports this module by name, calls ``warm_up`` once before forking,
 and ``run`` in each fresh child with the grader's request and the shared results area.  The request:
 ``lib`` (the library's path), ``setup`` (Setup notation, ``2p mirror: 5H 6D ...``), ``moves`` (move
 tokens: ``up:5H,6D,KS``, ``5H,5D``, ``blind:1``, ``pickup``) and optionally ``destroy`` (default true).
@@ -61,8 +61,8 @@ import base64
 import hashlib
 from typing import cast
 
-from grader.core.batched_games import each_game
-from grader.core.native import open_library
+from grader.core.sandbox.clocks import each_game
+from grader.core.sandbox.native import open_library
 from grader.games.palace.frames import Event
 from grader.games.palace.interface import API
 from grader.games.palace.library import PalaceLibrary

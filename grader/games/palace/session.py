@@ -55,10 +55,10 @@ from grader.core.cache import cached, key_of, source_version
 from grader.core.classify import classify
 from grader.core.deal_map import rearranged, rearrangement
 from grader.core.isolation import library_path_inside
-from grader.core.limits import Limits
 from grader.core.replay import call_in_progress
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.run_report import Enforced, RunReport
+from grader.core.sandbox.limits import Limits
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.palace import explain
@@ -90,7 +90,7 @@ if TYPE_CHECKING:
     from grader.core.build import BuildResult
     from grader.core.gamespec import GameSpec, Owners
     from grader.core.gamespec import Scenario as GameScenario
-    from grader.core.limits import LimitChanges
+    from grader.core.sandbox.limits import LimitChanges
 
 GAME_ERRORS = {"null_game": (Verdict.WRONG, "newGame() returned NULL for a valid deck (rules-palace.md §1.3).")}
 OVER_TAGS = frozenset(e.value for e in OVER)
