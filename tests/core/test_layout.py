@@ -137,8 +137,8 @@ def test_the_core_imports_no_game() -> None:
 
 def test_the_import_rule_would_catch_a_game_import(tmp_path: Path) -> None:
     sneaky = tmp_path / "sneaky.py"
-    sneaky.write_text("def f():\n    from grader.games.fcd18s2.observe import Observer\n")
-    assert "grader.games.fcd18s2.observe" in imported_modules(sneaky)
+    sneaky.write_text("def f():\n    from grader.games.fcd18s2.sandbox.observe import Observer\n")
+    assert "grader.games.fcd18s2.sandbox.observe" in imported_modules(sneaky)
 
 
 def test_no_game_imports_another_game() -> None:
@@ -160,10 +160,10 @@ def test_no_game_imports_another_game() -> None:
 def test_the_trusted_side_imports_nothing_of_the_sandbox_side() -> None:
     """What loads a student's library runs only in the worker: no module of the grader's own process
     imports a game's job or its library loader (they share frames and constants through modules of
-    their own, e.g. ``grader.games.fcd.frames``)."""
+    their own, e.g. ``grader.games.fcd.sandbox.frames``)."""
     inside = sandbox_side()
-    assert {"grader.games.fcd18s2.play", "grader.games.fcd17s2.play", "grader.games.palace.play",
-            "grader.games.fcd18s2.decide", "grader.games.fcd.loader"} <= inside
+    assert {"grader.games.fcd18s2.sandbox.play", "grader.games.fcd17s2.sandbox.play", "grader.games.palace.play",
+            "grader.games.fcd18s2.sandbox.decide", "grader.games.fcd.sandbox.loader"} <= inside
     offenders = {m: sorted(imports & inside) for m, imports in import_graph(GRADER).items()
                  if m not in inside and m != "grader.core.sandbox.worker" and imports & inside}
     assert offenders == {}
@@ -224,7 +224,7 @@ def test_every_registered_game_is_a_gamespec_named_as_registered() -> None:
 
 def test_the_api_list_is_what_the_headers_declare() -> None:
     """API_FUNCTIONS is read from the headers: cffi's own parse of them names the same functions."""
-    from grader.games.fcd18s2.interface import API, API_FUNCTIONS
+    from grader.games.fcd18s2.sandbox.interface import API, API_FUNCTIONS
 
     declared = {k.split(" ", 1)[1] for k in API.ffi()._parser._declarations if k.startswith("function ")}
     assert set(API_FUNCTIONS) == declared and len(API_FUNCTIONS) == 31

@@ -25,10 +25,10 @@ from grader.core.sandbox.worker import (
     run_one,
     use_job,
 )
-from grader.games.fcd.frames import max_frames
+from grader.games.fcd.sandbox.frames import max_frames
 from grader.games.fcd.session import play
 from grader.games.fcd18s2 import GAME
-from grader.games.fcd18s2.play import warm_up
+from grader.games.fcd18s2.sandbox.play import warm_up
 from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 
 LIMITS = MarkingConfig.load(game=GAME).limits.as_dict()

@@ -2,7 +2,7 @@
 
 Started by the grader (by exec, inside the sandbox: see ``grader.core.isolation``) as
 ``python -m grader.core.sandbox.worker JOB_MODULE``, the game's sandbox-side module (for
-Final Card-Down, ``grader.games.fcd.play``).  It reads request frames on
+Final Card-Down, ``grader.games.fcd.sandbox.play``).  It reads request frames on
 stdin and answers each with one response frame on stdout.  Every ``run`` request
 gets a fresh child (``Spare``), forked one game ahead: it drops privileges and
 sets its limits, waits for its request, and only then hands it to the job,

@@ -4,7 +4,7 @@
 its first difference) into one C file: it builds the deck arrays, calls
 newGame, makes each move (finding the card in the current hand by value,
 colour and suit), and after every move makes the very calls the grader made,
-in the same order (``see()`` mirrors ``grader.games.fcd.observe.Observer``), so a crash
+in the same order (``see()`` mirrors ``grader.games.fcd.sandbox.observe.Observer``), so a crash
 happens in the same call, which it names.  It then checks what the test
 judged: the observations of the test's focus that the rules fix (lenient ones
 are left out), stopping at the first difference with a message that names the
@@ -31,8 +31,8 @@ from grader.games.fcd.c_emit import move_declaration
 from grader.games.fcd.compare import parse_step_runs
 from grader.games.fcd.edition import WrittenMove
 from grader.games.fcd.focus import Focus, validity_field
-from grader.games.fcd.observe import Obs
 from grader.games.fcd.reference_trace import Step
+from grader.games.fcd.sandbox.observe import Obs
 from grader.games.fcd.scenarios import Scenario
 from reference import Deck
 from reference.cards import COLOR_LETTERS, SUIT_LETTERS

@@ -5,7 +5,7 @@ and ``run`` in each fresh child with the grader's request and the shared results
 ``lib`` (the library's path), ``setup`` (Setup notation, ``2p mirror: 5H 6D ...``), ``moves`` (move
 tokens: ``up:5H,6D,KS``, ``5H,5D``, ``blind:1``, ``pickup``) and optionally ``destroy`` (default true).
 
-Frames, as Final Card-Down's (``grader.games.fcd.play``): ``{"t": "obs", "i": i, "obs": ...}`` after
+Frames, as Final Card-Down's (``grader.games.fcd.sandbox.play``): ``{"t": "obs", "i": i, "obs": ...}`` after
 newGame (i = 0) and after move i - 1 (``observe.Observer``); ``{"t": "moved", "i": i}`` once move i is
 made; ``{"t": "refused", "i": i}`` when the library's own isValidMove refuses move i (playMove of an
 invalid move is undefined, C41: the game stops there); ``{"t": "no_card", "i": i}`` when a card of move

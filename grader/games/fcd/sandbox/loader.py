@@ -24,7 +24,7 @@ from grader.core.sandbox.native import Api, NativeGame, cached_function_type, de
 if TYPE_CHECKING:
     import cffi
 
-    from grader.games.fcd.observe import MadeMove
+    from grader.games.fcd.sandbox.observe import MadeMove
 
 def warm_up(api: Api, *, native_observer: bool) -> None:
     """Build, once, what every fork child would otherwise build again: the call
