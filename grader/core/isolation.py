@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import importlib
 import os
 import resource
 import select
@@ -134,11 +135,28 @@ SANDBOX_FOLDER = "sandbox"  # a package's sandbox side: the folder of that name 
 def sandbox_folders(job_module: str, packages: tuple[str, ...]) -> tuple[str, ...]:
     """The sandbox folders a job is given, as dotted names: the core's, the one its job module is in
     (``grader.games.fcd18s2.sandbox``), and the game's ``packages`` (its family's: ``grader.games.fcd.sandbox``)."""
-    folders = ("grader.core.sandbox", job_module.rsplit(".", 1)[0], *packages)
+    job_folder = job_module.rsplit(".", 1)[0]
+    folders = ("grader.core.sandbox", *([job_folder] if job_folder.endswith(f".{SANDBOX_FOLDER}") else []),
+               *(p for p in packages if "." in p))
     for name in folders:
         if name.rsplit(".", 1)[-1] != SANDBOX_FOLDER:
             raise ValueError(f"the sandbox is given sandbox folders only, not {name!r}")
     return tuple(dict.fromkeys(folders))
+
+
+def _legacy_runtime(root: Path, job_module: str, packages: tuple[str, ...]) -> None:
+    """What a job whose game has no sandbox folder yet (Palace: issue 44, still open) is given, as before: the
+    core, the whole game package and its top-level ``packages`` (``reference``).  It knows the answers."""
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "schemas", "report", "*.toml")
+    ours = _file_of(grader).resolve().parent
+    game = job_module.rsplit(".", 1)[0].split(".")  # grader.games.<game>
+    (root / "grader" / "games").mkdir(parents=True)
+    shutil.copy2(ours / "__init__.py", root / "grader")
+    shutil.copy2(ours / "games" / "__init__.py", root / "grader" / "games")
+    shutil.copytree(ours / "core", root / "grader" / "core", ignore=skip)
+    shutil.copytree(ours.parent.joinpath(*game), root.joinpath(*game), ignore=skip)
+    for name in (p for p in packages if "." not in p):
+        shutil.copytree(_file_of(importlib.import_module(name)).resolve().parent, root / name, ignore=skip)
 
 
 @functools.cache
@@ -161,11 +179,14 @@ def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     atexit.register(shutil.rmtree, root, True)
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     project = _file_of(grader).resolve().parent.parent
+    if job_module.rsplit(".", 2)[-2] != SANDBOX_FOLDER:
+        _legacy_runtime(root, job_module, packages)  # (Palace, until its sandbox side is a folder of its own)
     for name in sandbox_folders(job_module, packages):
         parts = name.split(".")
-        shutil.copytree(project.joinpath(*parts), root.joinpath(*parts), ignore=skip)
+        shutil.copytree(project.joinpath(*parts), root.joinpath(*parts), ignore=skip, dirs_exist_ok=True)
         for depth in range(1, len(parts)):  # the parents: stubs
-            root.joinpath(*parts[:depth], "__init__.py").touch()
+            if not root.joinpath(*parts[:depth], "__init__.py").exists():
+                root.joinpath(*parts[:depth], "__init__.py").touch()
     for pkg in (cffi, pycparser, orjson):
         folder = _file_of(pkg).resolve().parent
         shutil.copytree(folder, root / folder.name, ignore=skip)

@@ -81,7 +81,7 @@ def edition_spec(package: str, *, engine: FcdEngine, interface: Api, course_head
         api_functions=interface.functions,
         course_sources={"Card.c": ("newCard", r"\bCard\s+newCard\s*\([^;{)]*\)\s*\{")},
         build_rules=build_rules,
-        marking_file=interface.include_dir.parent.parent / "marking.toml",  # the package's (its headers: sandbox/include/)
+        marking_file=interface.include_dir.parent.parent / "marking.toml",  # the package's (headers: sandbox/include/)
         rulings=rulings,
         sandbox_job=f"{package}.sandbox.play",
         sandbox_packages=("grader.games.fcd.sandbox",),  # the family's sandbox side holds the shared job

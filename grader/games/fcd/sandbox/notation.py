@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Callable
+from typing import Any, Callable
 
 from grader.core.sandbox.native import Api
 
@@ -46,9 +46,11 @@ def validity_field(label: str) -> str:
     return _VALIDITY_OF_WORD.get(label.lower(), "valid_play")
 
 
-def actions(api: Api) -> type[IntEnum]:
-    """The edition's ``action`` enum, as its Game.h declares it."""
-    return IntEnum("Action", dict(sorted(api.ffi().typeof("action").relements.items(), key=lambda kv: kv[1])))
+def actions(api: Api) -> Any:
+    """The edition's ``action`` enum (an ``IntEnum``), as its Game.h declares it (made when the module is
+    imported, so a type checker does not know its members: ``Any``)."""
+    members = sorted(api.ffi().typeof("action").relements.items(), key=lambda kv: kv[1])
+    return IntEnum("Action", members)
 
 
 @dataclass(frozen=True, slots=True)
