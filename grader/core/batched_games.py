@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, Iterator, Protocol, Sequence, TypeVar
 
+from grader.core.sandbox.clocks import each_game as each_game  # (Palace's job takes it from here, as before)
 from grader.core.sandbox.limits import Limits
 
 # Games per child: enough that a child's start and its round trip (a few milliseconds: the fork, loading

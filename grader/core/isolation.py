@@ -136,8 +136,7 @@ def sandbox_folders(job_module: str, packages: tuple[str, ...]) -> tuple[str, ..
     """The sandbox folders a job is given, as dotted names: the core's, the one its job module is in
     (``grader.games.fcd18s2.sandbox``), and the game's ``packages`` (its family's: ``grader.games.fcd.sandbox``)."""
     job_folder = job_module.rsplit(".", 1)[0]
-    folders = ("grader.core.sandbox", *([job_folder] if job_folder.endswith(f".{SANDBOX_FOLDER}") else []),
-               *(p for p in packages if "." in p))
+    folders = ("grader.core.sandbox", job_folder, *packages)
     for name in folders:
         if name.rsplit(".", 1)[-1] != SANDBOX_FOLDER:
             raise ValueError(f"the sandbox is given sandbox folders only, not {name!r}")
@@ -155,8 +154,9 @@ def _legacy_runtime(root: Path, job_module: str, packages: tuple[str, ...]) -> N
     shutil.copy2(ours / "games" / "__init__.py", root / "grader" / "games")
     shutil.copytree(ours / "core", root / "grader" / "core", ignore=skip)
     shutil.copytree(ours.parent.joinpath(*game), root.joinpath(*game), ignore=skip)
-    for name in (p for p in packages if "." not in p):
-        shutil.copytree(_file_of(importlib.import_module(name)).resolve().parent, root / name, ignore=skip)
+    for name in packages:  # at their import path
+        shutil.copytree(_file_of(importlib.import_module(name)).resolve().parent, root.joinpath(*name.split(".")),
+                        ignore=skip, dirs_exist_ok=True)
 
 
 @functools.cache
@@ -179,9 +179,10 @@ def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     atexit.register(shutil.rmtree, root, True)
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     project = _file_of(grader).resolve().parent.parent
-    if job_module.rsplit(".", 2)[-2] != SANDBOX_FOLDER:
+    legacy = job_module.rsplit(".", 2)[-2] != SANDBOX_FOLDER
+    if legacy:
         _legacy_runtime(root, job_module, packages)  # (Palace, until its sandbox side is a folder of its own)
-    for name in sandbox_folders(job_module, packages):
+    for name in () if legacy else sandbox_folders(job_module, packages):
         parts = name.split(".")
         shutil.copytree(project.joinpath(*parts), root.joinpath(*parts), ignore=skip, dirs_exist_ok=True)
         for depth in range(1, len(parts)):  # the parents: stubs

@@ -61,7 +61,7 @@ import base64
 import hashlib
 from typing import cast
 
-from grader.core.sandbox.clocks import each_game
+from grader.core.batched_games import each_game
 from grader.core.sandbox.native import open_library
 from grader.games.palace.frames import Event
 from grader.games.palace.interface import API

@@ -69,7 +69,7 @@ def test_one_more_query_is_one_table_row_and_one_engine_method(tmp_path: Path) -
     pkg = tmp_path / "pkg"
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name in ("grader", "reference"):
-        shutil.copytree(ROOT / name, pkg / name, ignore=ignore)
+        shutil.copytree(ROOT / name, pkg / name, ignore=ignore, symlinks=True)  # include/: sandbox/include
     (pkg / "fixtures").mkdir()
     (pkg / "fixtures" / "scenarios").symlink_to(ROOT / "fixtures" / "scenarios")
     game_dir = pkg / "grader" / "games" / "fcd18s2"
