@@ -35,16 +35,17 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.core import protocol  # noqa: E402
-from grader.core.sandbox import detect_mode, worker_search_path  # noqa: E402
-from grader.games.fcd.loader import CLibrary  # noqa: E402
-from grader.games.fcd.play import resolve  # noqa: E402
+from grader.core.isolation import detect_mode, worker_search_path  # noqa: E402
+from grader.core.sandbox import protocol  # noqa: E402
+from grader.games import get  # noqa: E402
 from grader.games.fcd.reference_trace import reference_trace  # noqa: E402
+from grader.games.fcd.sandbox.loader import CLibrary  # noqa: E402
+from grader.games.fcd.sandbox.play import resolve  # noqa: E402
 from grader.games.fcd.session import play  # noqa: E402
 from grader.games.fcd18s2.edition import FCD18  # noqa: E402
-from grader.games.fcd18s2.interface import API  # noqa: E402
-from grader.games.fcd18s2.observe import Observer  # noqa: E402
-from grader.games.fcd18s2.play import JOB  # noqa: E402
+from grader.games.fcd18s2.sandbox.interface import API  # noqa: E402
+from grader.games.fcd18s2.sandbox.observe import Observer  # noqa: E402
+from grader.games.fcd18s2.sandbox.play import JOB  # noqa: E402
 from grader.games.fcd18s2.scenarios import load_scenarios  # noqa: E402
 from grader.games.fcd18s2.session import Fcd18Session as FcdSession  # noqa: E402
 
@@ -86,6 +87,7 @@ def main() -> int:
     args = parser.parse_args()
     scenarios = load_scenarios()
     n = len(scenarios)
+    GAME = get("fcd18s2")  # noqa: N806 - the game whose worker is timed
     with FcdSession.open(ROOT / "fixtures" / "submissions" / "model") as session:
         library = session.build.library
         client = session.client
@@ -93,7 +95,7 @@ def main() -> int:
         play(client, first, [], depths=[(1, 1)], limits=session.limits)  # start the worker first
         games = [([list(k) for k in s.deck.keys], [str(m) for m in s.moves],
                   [st.depths for st in reference_trace(s.deck, s.moves, edition=FCD18)]) for s in scenarios]
-        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(("reference",)),
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(GAME.sandbox_job, GAME.sandbox_packages),
                "PYTHONDONTWRITEBYTECODE": "1"}
         requests = [protocol.encode({"lib": str(library), "deck": deck, "moves": moves, "depths": d})
                     for deck, moves, d in games]

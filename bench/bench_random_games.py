@@ -86,11 +86,11 @@ def native_in_process(games: list) -> float:  # noqa: ANN001
     import mmap  # noqa: PLC0415
 
     from grader.core.build import build  # noqa: PLC0415
-    from grader.games.fcd.frames import PACKED_CAPACITY  # noqa: PLC0415
-    from grader.games.fcd.loader import CLibrary  # noqa: PLC0415
     from grader.games.fcd.reference_trace import cached_packed_trace  # noqa: PLC0415
+    from grader.games.fcd.sandbox.frames import PACKED_CAPACITY  # noqa: PLC0415
+    from grader.games.fcd.sandbox.loader import CLibrary  # noqa: PLC0415
     from grader.games.fcd18s2 import GAME, c_observer  # noqa: PLC0415
-    from grader.games.fcd18s2.interface import API  # noqa: PLC0415
+    from grader.games.fcd18s2.sandbox.interface import API  # noqa: PLC0415
 
     built = build(ROOT / "fixtures" / "submissions" / "model", GAME)
     lib, observer, slot = CLibrary(built.library, API), str(c_observer.library()), mmap.mmap(-1, 4096)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 
-from grader.core import protocol
-from grader.games.fcd.loader import CLibrary
-from grader.games.fcd.play import resolve
-from grader.games.fcd18s2.interface import API
-from grader.games.fcd18s2.observe import Observer
-from grader.games.fcd18s2.play import JOB
+from grader.core.sandbox import protocol
+from grader.games.fcd.sandbox.loader import CLibrary
+from grader.games.fcd.sandbox.play import resolve
+from grader.games.fcd18s2.sandbox.interface import API
+from grader.games.fcd18s2.sandbox.observe import Observer
+from grader.games.fcd18s2.sandbox.play import JOB
 from reference.moves import MoveSpec
 
 

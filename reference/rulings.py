@@ -9,7 +9,7 @@ against a submission.  A course that announced one reading can make a ruling
 strict in its marking configuration; the grader then compares those
 observations like any other.
 
-Observation names are the fields of a trace step (see ``grader.games.fcd18s2.observe``).
+Observation names are the fields of a trace step (see ``grader.games.fcd18s2.sandbox.observe``).
 ``valid_play`` is per candidate card: a ruling may narrow it to some cards.
 """
 

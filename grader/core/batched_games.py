@@ -23,15 +23,13 @@ the next (``grader.games.fcd.random_games``).
 
 from __future__ import annotations
 
-import ctypes
-import resource
 import signal
-from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, Iterator, Protocol, Sequence, TypeVar
 
-from grader.core.limits import Limits
+from grader.core.sandbox.clocks import each_game as each_game  # (Palace's job takes it from here, as before)
+from grader.core.sandbox.limits import Limits
 
 # Games per child: enough that a child's start and its round trip (a few milliseconds: the fork, loading
 # the library, the request and the answer) are a small share of a batch.  bench/bench_random_games.py,
@@ -161,25 +159,3 @@ def batch_limits(limits: Limits) -> Limits:
     is held to its own (``each_game``); output, memory and processes are the batch's as a game's."""
     return limits.with_(cpu=limits.cpu * BATCH_GAMES, wall=limits.wall * BATCH_GAMES,
                         stall=min(limits.stall, BATCH_STALL) if limits.stall else BATCH_STALL)
-
-
-_libc = ctypes.CDLL(None)
-
-
-@contextmanager
-def each_game(cpu: float, wall: float) -> Iterator[None]:
-    """In a batch's child, around one game: the CPU limit moved on to what the child has used so far plus the
-    game's own, and a timer at the game's wall limit, so a game that would be cut alone is cut here too (its
-    batch stops there, and the grader plays it alone).  Standard output is flushed after the game, as a
-    child of its own flushes at its end, before the game's frame is sent: a game whose flush crashes is not
-    reported done."""
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    soft = int(used.ru_utime + used.ru_stime + int(cpu))  # (rounded down: never more than alone)
-    resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
-    signal.setitimer(signal.ITIMER_REAL, float(wall))
-    try:
-        yield
-        _libc.fflush(None)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0.0)

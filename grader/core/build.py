@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.core.gamespec import GameSpec
-from grader.core.sandbox import prepare_dir, run_limited
+from grader.core.isolation import prepare_dir, run_limited
 
 CC = os.environ.get("CC", "gcc")
 # -O1 -g: fast enough for thousands of games, and a debugger still makes sense of it.

@@ -166,7 +166,7 @@ def print_players(players: PlayersResult, out: Path | None) -> None:
 def sandbox_refusal(unsandboxed: bool) -> str:
     """Why a grade must not run here ('' when it may): without a working sandbox, student code would run as the
     grader's user beside its files, so that happens only when asked (``--unsandboxed``, or FCD_SANDBOX=none)."""
-    from grader.core.sandbox import detect_mode  # noqa: PLC0415 - bubblewrap is tried only when grading
+    from grader.core.isolation import detect_mode  # noqa: PLC0415 - bubblewrap is tried only when grading
 
     mode = detect_mode()
     if mode.name == "bwrap" or unsandboxed or os.environ.get("FCD_SANDBOX") == "none":
@@ -178,7 +178,7 @@ def sandbox_refusal(unsandboxed: bool) -> str:
 
 def sandbox_main(argv: list[str]) -> int:
     """``fcd-grade sandbox``: can this machine grade? The sandbox's mode, and the fix when it cannot start."""
-    from grader.core.sandbox import detect_mode  # noqa: PLC0415
+    from grader.core.isolation import detect_mode  # noqa: PLC0415
 
     argparse.ArgumentParser(prog="fcd-grade sandbox", description=sandbox_main.__doc__).parse_args(argv)
     mode = detect_mode()

@@ -22,9 +22,9 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Iterator, Literal, NotRequired, TypedDict, cast, get_args, get_origin
 
-from grader.core.limits import Limits
 from grader.core.policy import Budget, Policy
-from grader.core.values import Table, section, strings, table, to_float, to_int
+from grader.core.sandbox.limits import Limits
+from grader.core.sandbox.values import Table, section, strings, table, to_float, to_int
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

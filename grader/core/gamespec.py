@@ -40,10 +40,10 @@ if TYPE_CHECKING:
     from grader.core.arena.game import ArenaGame, Seating
     from grader.core.build import BuildResult
     from grader.core.config import MarkingConfig
-    from grader.core.limits import Limits
     from grader.core.policy import Policy
     from grader.core.replay import Frame
     from grader.core.results import SubmissionResult, TestResult
+    from grader.core.sandbox.limits import Limits
     from grader.core.suite.targets import Targets
 
 

@@ -25,8 +25,8 @@ from grader.core.build import find_sources
 from grader.core.config import MarkingConfig
 from grader.core.digest import digest
 from grader.core.gamespec import GameSpec, Scenario, Session
+from grader.core.isolation import detect_mode
 from grader.core.results import STAGE_RANK, GroupMarks, PlayersResult, SubmissionResult, TestResult, Verdict
-from grader.core.sandbox import detect_mode
 from grader.core.submission import read_sources
 
 Progress = Callable[[TestResult], None]

@@ -46,12 +46,12 @@ from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from grader.core.build import CC, as_paths, trim
 from grader.core.classify import BUDGET_SPENT
+from grader.core.isolation import KEEP_BYTES, prepare_dir, run_limited
 from grader.core.results import TestResult, Verdict
-from grader.core.sandbox import KEEP_BYTES, prepare_dir, run_limited
 
 if TYPE_CHECKING:
     from grader.core.build import BuildResult
-    from grader.core.limits import Limits
+    from grader.core.sandbox.limits import Limits
 
 MEMORY_CAP_MB = 512  # what one replay may allocate (ASan's own accounting; the sandbox cannot cap ASan)
 SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]

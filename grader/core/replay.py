@@ -236,7 +236,7 @@ def call_in_progress(report: RunReport, verdict: Verdict, *, moves: int, made: i
     such as newGame returning NULL, says what it is in its message).
 
     The step is the reference's state when that call was made: the number of moves made by then, which the job
-    writes into the call slot with every call (``report.call[0]``: ``grader.core.worker.Results.step``, set
+    writes into the call slot with every call (``report.call[0]``: ``grader.core.sandbox.worker.Results.step``, set
     after each move is made).  So a call that is a move (``playMove`` of move k + 1, or looking for its card,
     or asking if it is valid) shows step k -- the game *before* that move, the one the move was made on --
     and a call that reads the game after move k (a probe, an asked question) shows step k too, the game it was

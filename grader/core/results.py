@@ -100,7 +100,7 @@ class TestResult:
     failed_after: int | None = None  # moves made when the failure showed (for shortening a game)
     earned: float = 1.0  # the share of its weight earned: the part of its rule seen to hold (PASSED, NOT_SHOWN)
     charged_to: str = ""  # what hid this test's rule, already charged by this other test (no second deduction)
-    rule_family: str = ""  # the family of what differed (grader.games.fcd.observations.FAMILIES)
+    rule_family: str = ""  # the family of what differed (grader.games.fcd.sandbox.observations.FAMILIES)
     failed_on: str = ""  # the observation (or probe) the test failed on
     skipped_probes: list[str] = field(default_factory=list)  # probes left out because they crashed or hung
     # The moves made before the submission's game stopped (a crash, a hang, a card not in the hand); None: every

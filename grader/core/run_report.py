@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Mapping, Sequence
 
-from grader.core import protocol
-from grader.core.limits import Limits
-from grader.core.values import table, to_float, to_int
+from grader.core.sandbox import protocol
+from grader.core.sandbox.limits import Limits
+from grader.core.sandbox.protocol import ERROR_TAG
+from grader.core.sandbox.values import table, to_float, to_int
 
-CALL_FIELDS = 5  # step, probe, call, a, b: the call in progress (``grader.core.worker.Results.at``)
-ERROR_TAG = "error"  # a frame ``{"t": "error", "what": ..., "detail": ...}``: the child could not go on
+CALL_FIELDS = 5  # step, probe, call, a, b: the call in progress (``grader.core.sandbox.worker.Results.at``)
 
 
 class Enforced(Enum):

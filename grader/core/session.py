@@ -15,8 +15,8 @@ from typing import Self
 from grader.core.build import COMPILE_SECONDS, BuildResult, build
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
-from grader.core.limits import LimitChanges, Limits
 from grader.core.policy import NO_POLICY, Policy
+from grader.core.sandbox.limits import LimitChanges, Limits
 from grader.core.worker_client import WorkerClient
 
 # A hang is paid in full once: after the first game that times out, every later game runs under

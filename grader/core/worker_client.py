@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 from typing import Mapping
 
-from grader.core import protocol
-from grader.core.limits import Limits
+from grader.core.isolation import library_path_inside, sandbox_gone, worker_popen
 from grader.core.policy import Budget
 from grader.core.run_report import MalformedReport, RunReport
-from grader.core.sandbox import library_path_inside, sandbox_gone, worker_popen
+from grader.core.sandbox import protocol
+from grader.core.sandbox.limits import Limits
 
 RESPONSE_SLACK = 5.0  # seconds beyond the child's wall limit before the worker counts as lost
 START_SECONDS = 30.0

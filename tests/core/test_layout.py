@@ -107,9 +107,10 @@ def game_of(module: str) -> str | None:
 
 
 def sandbox_side() -> set[str]:
-    """The modules that run in the sandbox with a student's library loaded: each game's job and its
-    players' job (named by string to the worker), what loads a library (``load_symbols``), and what
-    drives a loaded library (imports a loader)."""
+    """The modules of a ``sandbox/`` folder that run with a student's library loaded: each game's job and its
+    players' job (named by string to the worker), what loads a library (``load_symbols``), and what drives a
+    loaded library (imports a loader).  The rest of a sandbox folder (frames, notation, the observer, the
+    table's rows, limits) is what both sides agree on, and the trusted side may import it."""
     jobs = {get(name).sandbox_job for name in GAMES}
     loaders = set()
     for path in GRADER.rglob("*.py"):
@@ -117,11 +118,15 @@ def sandbox_side() -> set[str]:
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "WorkerClient" and len(node.args) > 1 \
                     and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
                 jobs.add(node.args[1].value)
-            if isinstance(node, ast.ImportFrom) and node.module == "grader.core.native" \
+            if isinstance(node, ast.ImportFrom) and node.module == "grader.core.sandbox.native" \
                     and any(a.name == "load_symbols" for a in node.names):
                 loaders.add(module_name(path))
     drivers = {m for m, imports in import_graph(GRADER).items() if imports & loaders}
     return jobs | loaders | drivers
+
+
+def in_a_sandbox_folder(module: str) -> bool:
+    return ".sandbox." in f"{module}."
 
 
 def test_the_core_imports_no_game() -> None:
@@ -137,8 +142,8 @@ def test_the_core_imports_no_game() -> None:
 
 def test_the_import_rule_would_catch_a_game_import(tmp_path: Path) -> None:
     sneaky = tmp_path / "sneaky.py"
-    sneaky.write_text("def f():\n    from grader.games.fcd18s2.observe import Observer\n")
-    assert "grader.games.fcd18s2.observe" in imported_modules(sneaky)
+    sneaky.write_text("def f():\n    from grader.games.fcd18s2.sandbox.observe import Observer\n")
+    assert "grader.games.fcd18s2.sandbox.observe" in imported_modules(sneaky)
 
 
 def test_no_game_imports_another_game() -> None:
@@ -158,14 +163,16 @@ def test_no_game_imports_another_game() -> None:
 
 
 def test_the_trusted_side_imports_nothing_of_the_sandbox_side() -> None:
-    """What loads a student's library runs only in the worker: no module of the grader's own process
-    imports a game's job or its library loader (they share frames and constants through modules of
-    their own, e.g. ``grader.games.fcd.frames``)."""
+    """What loads a student's library runs only in the worker: no module outside a ``sandbox/`` folder imports a
+    game's job or its library loader, or what drives a loaded library (they share frames, notation and
+    constants through the sandbox folders' other modules, e.g. ``grader.games.fcd.sandbox.frames``); and every
+    such module is in a sandbox folder."""
     inside = sandbox_side()
-    assert {"grader.games.fcd18s2.play", "grader.games.fcd17s2.play", "grader.games.palace.play",
-            "grader.games.fcd18s2.decide", "grader.games.fcd.loader"} <= inside
+    assert {"grader.games.fcd18s2.sandbox.play", "grader.games.fcd17s2.sandbox.play", "grader.games.palace.play",
+            "grader.games.fcd18s2.sandbox.decide", "grader.games.fcd.sandbox.loader"} <= inside
+    assert sorted(m for m in inside if not in_a_sandbox_folder(m) and not m.startswith("grader.games.palace.")) == []
     offenders = {m: sorted(imports & inside) for m, imports in import_graph(GRADER).items()
-                 if m not in inside and m != "grader.core.worker" and imports & inside}
+                 if not in_a_sandbox_folder(m) and m not in inside and imports & inside}
     assert offenders == {}
 
 
@@ -224,7 +231,7 @@ def test_every_registered_game_is_a_gamespec_named_as_registered() -> None:
 
 def test_the_api_list_is_what_the_headers_declare() -> None:
     """API_FUNCTIONS is read from the headers: cffi's own parse of them names the same functions."""
-    from grader.games.fcd18s2.interface import API, API_FUNCTIONS
+    from grader.games.fcd18s2.sandbox.interface import API, API_FUNCTIONS
 
     declared = {k.split(" ", 1)[1] for k in API.ffi()._parser._declarations if k.startswith("function ")}
     assert set(API_FUNCTIONS) == declared and len(API_FUNCTIONS) == 31
@@ -264,22 +271,22 @@ def test_one_place_for_the_default_limits_and_the_marks_group_rule() -> None:
     assert places == {"limits": ["marking.toml"] * len(GAMES), "groups": ["results.py"]}
 
 
-def test_the_sandbox_gets_the_core_and_its_one_game_only() -> None:
-    """The worker's read-only runtime holds the core without its reports, the game its job belongs
-    to, and the game's engine; no other game, no marking configuration, no templates."""
-    from grader.core.sandbox import runtime_dir
+def test_the_sandbox_gets_the_sandbox_folders_of_its_one_game_only() -> None:
+    """The worker's read-only runtime holds the core's sandbox folder, the one of the game its job belongs to,
+    and its family's; no other game, no marking configuration, no templates, no reference
+    (``tests/core/test_sandbox_layout.py`` lists every file)."""
+    from grader.core.isolation import runtime_dir
 
     game = get()
     root = runtime_dir(game.sandbox_job, game.sandbox_packages)
-    assert (root / "grader" / "core" / "worker.py").is_file()
-    assert (root / "grader" / "games" / game.name / "play.py").is_file()
-    assert (root / "grader" / "games" / game.name / "include" / "Game.h").is_file()
-    assert (root / "reference" / "game.py").is_file()
+    assert (root / "grader" / "core" / "sandbox" / "worker.py").is_file()
+    assert (root / "grader" / "games" / game.name / "sandbox" / "play.py").is_file()
+    assert (root / "grader" / "games" / game.name / "sandbox" / "include" / "Game.h").is_file()
+    assert not (root / "reference").exists()
     shared = {game_of(p) for p in game.sandbox_packages if game_of(p)}  # its family: ``grader.games.fcd``
     assert {p.name for p in (root / "grader" / "games").iterdir() if p.is_dir()} == {game.name, *shared} == \
         {"fcd18s2", "fcd"}
-    assert not (root / "grader" / "core" / "report").exists()
-    assert not (root / "grader" / "core" / "templates").exists()
+    assert {p.name for p in (root / "grader" / "core").iterdir()} == {"__init__.py", "sandbox"}
     assert not list(root.rglob("*.toml"))
 
 

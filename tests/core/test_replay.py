@@ -12,8 +12,8 @@ from grader.core.replay import MAX_FRAMES, Difference, Frame, Pile, Replay, Seat
 from grader.core.results import TestResult as Result  # (a Test* name would be collected)
 from grader.core.results import Verdict
 from grader.games import get
-from grader.games.fcd.observe import card_label
 from grader.games.fcd.reference_trace import reference_trace
+from grader.games.fcd.sandbox.observe import card_label
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.scenarios import load_scenarios as load17
 from grader.games.fcd18s2.edition import FCD18

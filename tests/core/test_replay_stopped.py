@@ -21,7 +21,6 @@ from types import SimpleNamespace
 import pytest
 from broken import edited
 
-from grader.core.limits import Limits
 from grader.core.replay import (
     CALL,
     DIFFERENCE,
@@ -35,6 +34,7 @@ from grader.core.replay import (
 from grader.core.results import TestResult as Result  # (a Test* name would be collected)
 from grader.core.results import Verdict
 from grader.core.run_report import Enforced, RunReport
+from grader.core.sandbox.limits import Limits
 from grader.games import get
 from grader.games.fcd.scenarios import deal_to_deck
 from grader.games.fcd17s2.session import Fcd17Session

@@ -24,8 +24,8 @@ from grader.core.arena.match import play_match
 from grader.core.arena.players import BotPlayer, Decision, Table
 from grader.core.arena.student import ask_player
 from grader.core.config import MarkingConfig
-from grader.core.limits import Limits
 from grader.core.run_report import RunReport
+from grader.core.sandbox.limits import Limits
 from grader.core.worker_client import WorkerClient
 from grader.games import get
 from grader.games.fcd18s2.arena import StudentPlayer
@@ -41,7 +41,7 @@ LIMITS = MarkingConfig.load(game=GAME).player_limits  # decideMove's budget: cal
 
 CLOCKED = """
 import json, resource, signal, sys, time
-from grader.core.arena.decision_clock import BUDGET, timed_decision
+from grader.core.sandbox.clocks import BUDGET, timed_decision
 
 def burn(seconds):  # CPU seconds, whatever else the machine does
     start = time.process_time()

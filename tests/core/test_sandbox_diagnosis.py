@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.core import sandbox
+from grader.core import isolation
 from grader.core.batch import requirements
 from grader.core.batch.requirements import WorkerRefused, check_worker
-from grader.core.sandbox import Diagnosis, Mode, diagnose
+from grader.core.isolation import Diagnosis, Mode, diagnose
 
 BWRAP = "/usr/bin/bwrap"
 UID_MAP = "bwrap: setting up uid map: Permission denied\n"
@@ -127,7 +127,7 @@ def test_bwrap_missing_is_the_one_cause_fixed_by_installing_it(tmp_path: Path) -
 @pytest.fixture
 def fresh_checks() -> object:
     """The mode and the machine's checks are computed once per process: start and end each test afresh."""
-    detect_mode = sandbox.detect_mode  # the real one, whatever a test puts in its place
+    detect_mode = isolation.detect_mode  # the real one, whatever a test puts in its place
     detect_mode.cache_clear()
     requirements.worker_problems.cache_clear()
     yield
@@ -138,16 +138,16 @@ def fresh_checks() -> object:
 def test_detect_mode_says_the_cause_and_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 fresh_checks: object) -> None:
     monkeypatch.delenv("FCD_SANDBOX", raising=False)
-    monkeypatch.setattr(sandbox, "_bwrap_refusal", lambda bwrap: UID_MAP)
+    monkeypatch.setattr(isolation, "_bwrap_refusal", lambda bwrap: UID_MAP)
     root = _system(tmp_path, {"proc/sys/kernel/apparmor_restrict_unprivileged_userns": "1"})
-    mode = sandbox.detect_mode(root)
+    mode = isolation.detect_mode(root)
     assert mode.name == "degraded" and mode.diagnosis is not None
     assert "AppArmor restricts unprivileged user namespaces" in mode.why
     assert "Fix: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0" in mode.why
 
 
 def _degraded(monkeypatch: pytest.MonkeyPatch, diagnosis: Diagnosis) -> None:
-    monkeypatch.setattr(sandbox, "detect_mode", lambda root=Path("/"): Mode("degraded", str(diagnosis), diagnosis))
+    monkeypatch.setattr(isolation, "detect_mode", lambda root=Path("/"): Mode("degraded", str(diagnosis), diagnosis))
 
 
 def test_a_batch_worker_refuses_with_the_cause_and_fix_not_an_install_line(

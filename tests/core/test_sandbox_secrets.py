@@ -24,9 +24,9 @@ from grader.core.build import build
 from grader.core.cli import main
 from grader.core.config import MarkingConfig
 from grader.core.grade import grade, source_hash
+from grader.core.isolation import TMPFS_BYTES, TMPFS_FILES, Mode, Scratch, detect_mode
 from grader.core.policy import NO_POLICY, Policy
 from grader.core.results import REFUSED, Verdict
-from grader.core.sandbox import TMPFS_BYTES, TMPFS_FILES, Mode, Scratch, detect_mode
 from grader.games.fcd.scenarios import deal_to_deck
 from grader.games.fcd18s2 import GAME
 from grader.games.fcd18s2.session import Fcd18Session
@@ -318,10 +318,10 @@ def test_a_submission_that_sleeps_in_every_game_is_stopped_by_its_budget(tmp_pat
 def test_a_single_grade_refuses_to_run_without_a_sandbox_unless_asked(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    from grader.core import sandbox  # noqa: PLC0415
+    from grader.core import isolation  # noqa: PLC0415
 
     monkeypatch.delenv("FCD_SANDBOX", raising=False)
-    monkeypatch.setattr(sandbox, "detect_mode", lambda: Mode("degraded", "bubblewrap could not start (a test)"))
+    monkeypatch.setattr(isolation, "detect_mode", lambda: Mode("degraded", "bubblewrap could not start (a test)"))
     assert main([str(MODEL), "--out", str(tmp_path / "out"), *FAST]) == 2
     err = capsys.readouterr().err
     assert "the sandbox cannot start here, so nothing was graded: bubblewrap could not start (a test)" in err

@@ -13,14 +13,22 @@ from pathlib import Path
 
 import pytest
 
-from grader.core import protocol
 from grader.core.config import MarkingConfig
-from grader.core.sandbox import detect_mode
-from grader.core.worker import RESULTS_FULL_EXIT, ForkServer, Results, ResultsFull, _descendants, run_one, use_job
-from grader.games.fcd.frames import max_frames
+from grader.core.isolation import detect_mode
+from grader.core.sandbox import protocol
+from grader.core.sandbox.worker import (
+    RESULTS_FULL_EXIT,
+    ForkServer,
+    Results,
+    ResultsFull,
+    _descendants,
+    run_one,
+    use_job,
+)
+from grader.games.fcd.sandbox.frames import max_frames
 from grader.games.fcd.session import play
 from grader.games.fcd18s2 import GAME
-from grader.games.fcd18s2.play import warm_up
+from grader.games.fcd18s2.sandbox.play import warm_up
 from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 
 LIMITS = MarkingConfig.load(game=GAME).limits.as_dict()
@@ -78,7 +86,7 @@ def test_a_child_whose_results_overflow_is_a_protocol_problem(monkeypatch: pytes
     child only reports a load error) with an area too small for that one frame."""
     use_job(GAME.sandbox_job)
     warm_up()  # as the worker does before its first fork: the child may not be able to import cffi
-    monkeypatch.setattr("grader.core.worker.RESULT_BYTES", Results.FRAMES_AT + 8)  # no room for the frame
+    monkeypatch.setattr("grader.core.sandbox.worker.RESULT_BYTES", Results.FRAMES_AT + 8)  # no room for the frame
 
     def check() -> None:
         bodies, facts = run_one(NO_LIBRARY)

@@ -16,59 +16,21 @@ the child's CPU time from the moment decideMove is called (``timed_decision``, s
 
 The child announces the call (a ``deciding`` frame) before the clock starts, so the trusted side can tell a
 child the clock stopped from one that crashed (``overrun``), and reports the CPU seconds the call used in its
-answer.  Both ends live here; the sandbox side needs nothing but the standard library.
+answer.  The sandbox side is ``grader.core.sandbox.clocks`` (the standard library only); the trusted side is here.
 """
 
 from __future__ import annotations
 
 import math
-import resource
 import signal
-import time
-from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Mapping
 
-from grader.core.values import to_float
+from grader.core.sandbox.clocks import BUDGET, DECIDING
+from grader.core.sandbox.values import to_float
 
 if TYPE_CHECKING:
-    from grader.core.limits import Limits
     from grader.core.run_report import RunReport
-
-BUDGET = "decide_cpu"  # the request's key: CPU seconds one decideMove may use (``with_budget``)
-DECIDING = "deciding"  # the frame a child sends right before it calls decideMove
-SLACK = 1.0  # CPU seconds past the budget before the child's CPU limit kills a player that escaped the timer
-
-T = TypeVar("T")
-
-
-# ---- sandbox side: the decide job wraps decideMove in this ----------------------------------------------
-
-def process_cpu() -> float:
-    """The CPU seconds (user + system, every thread) this process has used since it was forked."""
-    return time.process_time()
-
-
-def timed_decision(call: Callable[[], T], request: Mapping[str, object],
-                   send: Callable[[Mapping[str, object]], None]) -> tuple[T, float]:
-    """``call()`` (the job's decideMove) under the request's CPU budget: what it returned and the CPU seconds it
-    used.  The child does not come back from a call over budget (SIGPROF, or SIGKILL at its CPU limit)."""
-    budget = to_float(request[BUDGET])
-    before = process_cpu()
-    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-    cap = math.ceil(before + budget + SLACK)  # (an rlimit may only be lowered: never above the worker's)
-    if hard != resource.RLIM_INFINITY:
-        cap = min(cap, hard)
-    resource.setrlimit(resource.RLIMIT_CPU, (cap, cap))
-    send({"t": DECIDING, "before": before})
-    signal.signal(signal.SIGPROF, signal.SIG_DFL)  # terminate: whatever the process inherited
-    signal.setitimer(signal.ITIMER_PROF, budget)
-    try:
-        chosen = call()
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-    return chosen, process_cpu() - before
-
-
-# ---- trusted side -----------------------------------------------------------------------------------------
+    from grader.core.sandbox.limits import Limits
 
 def with_budget(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
     """The decide job's request with decideMove's CPU budget (``limits.cpu``: ``[players] call_cpu_seconds``)."""

@@ -15,7 +15,7 @@ from grader.core.engine import Engine
 from .players import Player
 
 if TYPE_CHECKING:
-    from grader.core.limits import Limits
+    from grader.core.sandbox.limits import Limits
 
 # A baseline: (state, legal moves, its own random numbers) -> one of the legal moves.
 Policy = Callable[[object, Sequence[str], random.Random], str]

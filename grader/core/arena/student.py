@@ -21,9 +21,9 @@ from grader.core.arena.decision_clock import child_limits, overrun, with_budget
 from grader.core.arena.players import Decision, Table
 from grader.core.build import CC, CFLAGS, errors_first, foreign_symbols, refusal, trim
 from grader.core.classify import classify
-from grader.core.limits import Limits
+from grader.core.isolation import prepare_dir, run_limited
 from grader.core.results import Verdict
-from grader.core.sandbox import prepare_dir, run_limited
+from grader.core.sandbox.limits import Limits
 from grader.core.worker_client import WorkerClient, WorkerLost
 
 

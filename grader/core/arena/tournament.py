@@ -26,7 +26,7 @@ from .players import BotPlayer
 from .stats import Sprt, mean_interval, ratings, wilson
 
 if TYPE_CHECKING:
-    from grader.core.limits import LimitsDict
+    from grader.core.sandbox.limits import LimitsDict
 
     from .players import Player
 
@@ -92,7 +92,7 @@ def close_players() -> None:
 
 
 def _player(game_name: str, entrant: Entrant, seed: int, settings: Settings) -> Player:
-    from grader.core.limits import Limits  # noqa: PLC0415
+    from grader.core.sandbox.limits import Limits  # noqa: PLC0415
     from grader.games import get  # noqa: PLC0415
 
     arena = get(game_name).arena_game()

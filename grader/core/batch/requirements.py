@@ -40,7 +40,7 @@ def _gcc_problem() -> tuple[str, str | None] | None:
 
 
 def _sandbox_problem() -> tuple[str, str | None] | None:
-    from grader.core.sandbox import detect_mode  # noqa: PLC0415 - it starts bubblewrap once to see it work
+    from grader.core.isolation import detect_mode  # noqa: PLC0415 - it starts bubblewrap once to see it work
 
     mode = detect_mode()
     if mode.name == "bwrap":

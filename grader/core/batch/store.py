@@ -37,7 +37,7 @@ from typing import Mapping
 
 from grader.core.digest import digest
 from grader.core.results import SubmissionResult, result_from_json
-from grader.core.values import Table
+from grader.core.sandbox.values import Table
 
 _VERSIONED = (".py", ".toml", ".h", ".c", ".html", ".css", ".js", ".xsd")  # what a result can follow from
 _CODE_ROOTS = ("grader", "reference", "fixtures")  # fixtures: the scenarios, the targets of students' tests

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.core.config import ConfigError, MarkingConfig
+from grader.core.sandbox.values import strings, table, to_float, to_int
 from grader.core.similarity.fingerprint import Winnowing
-from grader.core.values import strings, table, to_float, to_int
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from grader.core.build import CC, CFLAGS, INCLUDES_C, as_paths, find_sources, trim
 from grader.core.cache import cache_dir
-from grader.core.sandbox import DETERMINISTIC_MALLOC, Completed, prepare_dir, run_limited
+from grader.core.isolation import DETERMINISTIC_MALLOC, Completed, prepare_dir, run_limited
 
 from .targets import OWN, Target, Targets
 

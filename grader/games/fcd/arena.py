@@ -5,7 +5,7 @@ a student's ``player.c`` as a player (``FcdPlayer``, which an edition's ``Studen
 A student's player is compiled with the course's model ``Game.c`` of the edition (never the student's own: a
 player is judged on its decisions, not on its Game ADT) and the family's guard, and runs in its own sandboxed
 worker; every decision is one fresh child that replays the game so far and calls ``decideMove`` once (the
-edition's ``decide``, on ``grader.games.fcd.decide``), under a per-call CPU and wall limit.  A player therefore
+edition's ``decide``, on ``grader.games.fcd.sandbox.decide``), under a per-call CPU and wall limit.  A player therefore
 keeps nothing from one call to the next: it may only look at the game, as player.h says.  Where the edition's
 API can show another player's hand (2018's ``getHandCard``), a look at one is counted: allowed by default (the
 API is public), a forfeit where the marking configuration says ``other_hands = "forbidden"``; either way the
@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence, cast
 from grader.core.arena.game import Policy, Privacy, Row, StudentPlayerFactory
 from grader.core.arena.players import Decision, Table
 from grader.core.arena.student import PlayerKit, SandboxedPlayer
-from grader.core.limits import Limits
+from grader.core.sandbox.limits import Limits
 from grader.games.fcd.engine import FcdEngine, PlayedGame
 from reference.cards import Deck
 
@@ -65,7 +65,7 @@ def player_kit(*, include_dir: Path, model: Path, guard_flags: Path, renamed: tu
     job, and the prefix of a player's work folder."""
     return PlayerKit(headers=(*(include_dir / h for h in ("Card.h", "Game.h", "player.h")), guard_flags),
                      model=model / "Game.c", support=(model / "Card.c",), guard=GUARD, renamed=renamed,
-                     prefix="fcdModel_", job=job, packages=("reference", "grader.games.fcd"), refused=REFUSED,
+                     prefix="fcdModel_", job=job, packages=("grader.games.fcd.sandbox",), refused=REFUSED,
                      refusal="refused: a player may only look at the game", work_prefix=work_prefix)
 
 

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from typing import Protocol, TypeVar
 
-from grader.games.fcd.observe import Actions
+from grader.games.fcd.sandbox.observe import Actions
 from reference.cards import Card, Color, Value
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from grader.core.native import c_string
-from grader.games.fcd.observe import HAND_CAP
+from grader.core.sandbox.native import c_string
+from grader.games.fcd.sandbox.observe import HAND_CAP
 from reference import Action
 from reference.cards import COLOR_LETTERS, SUIT_LETTERS
 

@@ -18,10 +18,10 @@ from typing import Callable, Mapping, Sequence, cast
 from grader.core.results import DifferenceRow
 from grader.games.fcd.edition import WrittenMove
 from grader.games.fcd.focus import Focus, everything, validity_field
-from grader.games.fcd.frames import Event
-from grader.games.fcd.observations import Table
-from grader.games.fcd.observe import MISSING, SKIPPED, CardObs, Obs, card_label
 from grader.games.fcd.reference_trace import Step
+from grader.games.fcd.sandbox.frames import Event
+from grader.games.fcd.sandbox.observations import Table
+from grader.games.fcd.sandbox.observe import MISSING, SKIPPED, CardObs, Obs, card_label
 from grader.games.fcd.schema import valid_observation
 from reference.cards import COLOR_LETTERS, CardKey
 from reference.game import NOT_FINISHED

@@ -15,8 +15,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
-from grader.games.fcd.observations import Table
-from grader.games.fcd.observe import CardLike, Observer
+from grader.games.fcd.sandbox.observations import Table
+from grader.games.fcd.sandbox.observe import CardLike, Observer
 from reference.cards import Card, CardKey, Deck
 from reference.rulings import Leniency
 

@@ -1,7 +1,7 @@
 """A test's focus: the observations its verdict rests on.  One bug, one deduction.
 
 A scenario checks its own rule clauses, so its verdict rests on the
-observations those clauses govern (``grader.games.fcd.observations``), in the states
+observations those clauses govern (``grader.games.fcd.sandbox.observations``), in the states
 where they govern them (``SCOPES``: R7 decides whether END_TURN is valid only
 while a penalty is owed).  Right after newGame only the clauses that fix the
 state at the start count (a matching test does not judge the deal); after a
@@ -21,25 +21,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence, cast
 
-from grader.games.fcd.observations import Answered, Judged, Table
+from grader.games.fcd.sandbox.notation import validity_field
+from grader.games.fcd.sandbox.observations import Answered, Judged, Table
 
 if TYPE_CHECKING:
     from grader.core.gamespec import Scenario as CoreScenario
-    from grader.games.fcd.observe import Obs
+    from grader.games.fcd.sandbox.observe import Obs
 
 # How the scenario format's expectation keys name observations.
 _EXPECT_KEYS = {"deck_top": "deck_pile", "discard_top": "discard_pile"}
-
-
-# isValidMove of a move that is a word of the notation, by edition: drawing and ending the turn in both,
-# the three calls of 2017 in one observation.
-_VALIDITY_OF_WORD = {"draw": "valid_draw", "end": "valid_end", "uno": "valid_say", "duo": "valid_say",
-                     "trio": "valid_say"}
-
-
-def validity_field(label: str) -> str:
-    """Which observation holds isValidMove for a move written in the notation (``draw``, ``5RH``)."""
-    return _VALIDITY_OF_WORD.get(label.lower(), "valid_play")
 
 
 def expected_observations(key: str, value: object) -> set[str]:

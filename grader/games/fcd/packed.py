@@ -24,13 +24,9 @@ from __future__ import annotations
 from array import array
 from typing import Iterable, Sequence, cast
 
-from grader.games.fcd.observations import Table
-from grader.games.fcd.observe import CardObs, Obs
+from grader.games.fcd.sandbox.observations import Table
+from grader.games.fcd.sandbox.observe import CardObs, Obs
 from reference.cards import COLOR_LETTERS, parse_key
-
-# How a packed run ended (the C observer's return value, sent back by the worker).
-DONE, REFUSED, NO_CARD, NULL_GAME, OVERFLOW = range(5)
-OUTCOMES = ("done", "refused", "no_card", "null_game", "overflow")
 
 NULL_CARD = (-1, -1, -1, 0)
 NOT_DECLARED = -1  # the colour slot of an answer about a card that is not a D

@@ -13,7 +13,7 @@ judged as if it had a child of its own, and state a submission keeps from one
 game to the next (a game that passes alone but not after others) is a note.
 
 Every game is played.  A game's first difference is classified by the rule
-family of what differed (``grader.games.fcd.observations.FAMILIES``); the stage is one
+family of what differed (``grader.games.fcd.sandbox.observations.FAMILIES``); the stage is one
 test per family, so a bug costs its family once however many games show it.
 A family's failure shows its shortest game, cut after the first difference,
 in the scenario format, ready to paste into fixtures/scenarios/ as a

@@ -15,8 +15,8 @@ from typing import Any, Protocol, Sequence, cast
 
 from grader.core.cache import cached, key_of, source_version
 from grader.games.fcd.edition import Edition, G, WrittenMove
-from grader.games.fcd.observe import Obs
 from grader.games.fcd.packed import pack_step, pack_trace
+from grader.games.fcd.sandbox.observe import Obs
 from reference import Deck
 from reference.rulings import Leniency
 
@@ -112,7 +112,7 @@ def decode_trace(data: list[list[Any]]) -> list[Step]:  # the JSON ``encode_trac
 class PackedTrace:
     """A game as the C observer plays it -- the deck, the moves in its form (``move_codes``), the depths the
     piles are read to -- and the reference's observations in its packed form, with their SHA-256 (what a
-    batch's child sends back for a game: ``grader.games.fcd.play.play_batch``)."""
+    batch's child sends back for a game: ``grader.games.fcd.sandbox.play.play_batch``)."""
 
     cards: list[list[int]]
     codes: list[list[int]]

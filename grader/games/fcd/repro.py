@@ -4,7 +4,7 @@
 its first difference) into one C file: it builds the deck arrays, calls
 newGame, makes each move (finding the card in the current hand by value,
 colour and suit), and after every move makes the very calls the grader made,
-in the same order (``see()`` mirrors ``grader.games.fcd.observe.Observer``), so a crash
+in the same order (``see()`` mirrors ``grader.games.fcd.sandbox.observe.Observer``), so a crash
 happens in the same call, which it names.  It then checks what the test
 judged: the observations of the test's focus that the rules fix (lenient ones
 are left out), stopping at the first difference with a message that names the
@@ -24,15 +24,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence, cast
 
-from grader.core.native import c_string
+from grader.core.isolation import DETERMINISTIC_MALLOC
 from grader.core.results import SubmissionResult, Verdict
-from grader.core.sandbox import DETERMINISTIC_MALLOC
+from grader.core.sandbox.native import c_string
 from grader.games.fcd.c_emit import move_declaration
 from grader.games.fcd.compare import parse_step_runs
 from grader.games.fcd.edition import WrittenMove
 from grader.games.fcd.focus import Focus, validity_field
-from grader.games.fcd.observe import Obs
 from grader.games.fcd.reference_trace import Step
+from grader.games.fcd.sandbox.observe import Obs
 from grader.games.fcd.scenarios import Scenario
 from reference import Deck
 from reference.cards import COLOR_LETTERS, SUIT_LETTERS
@@ -122,7 +122,7 @@ static void hung(int sig) {
 """
 
 # Same bytes as in the grader: its worker's malloc fills new memory with 0xa5 bytes and freed memory with
-# 0x5a (``grader.core.sandbox.DETERMINISTIC_MALLOC``); a repro program runs itself again that way, so
+# 0x5a (``grader.core.isolation.DETERMINISTIC_MALLOC``); a repro program runs itself again that way, so
 # code that reads memory it never wrote, or freed, does here what it did there.
 SAME_MALLOC = r"""
 /* The grader runs your code with a malloc that fills new memory with 0xa5 bytes and freed memory with

@@ -39,8 +39,8 @@ from typing import Any, cast
 
 from grader.games.fcd.edition import Edition, G, WrittenMove
 from grader.games.fcd.focus import validity_field
-from grader.games.fcd.observations import Table
-from grader.games.fcd.observe import CardObs, Obs, card_label
+from grader.games.fcd.sandbox.observations import Table
+from grader.games.fcd.sandbox.observe import CardObs, Obs, card_label
 from reference.cards import COLOR_LETTERS, Deck, NotationError, parse_key
 
 # A51: the smallest deck the grader ever deals (scenarios and random games); a course implementation

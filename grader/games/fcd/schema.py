@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Callable
 
-from grader.games.fcd.observations import Table
+from grader.games.fcd.sandbox.observations import Table
 
 MISSING_OR_SKIPPED = ("missing", "skipped")
 

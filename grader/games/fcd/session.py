@@ -3,7 +3,7 @@
 ``FcdSession`` is the core's ``SubmissionSession`` (build, worker, limits)
 with the game's part: ``run_scenario`` / ``run_game`` play one game on the
 reference (here, in the trusted process) and on the submission (in the
-worker, by ``grader.games.fcd.play``), and turn what came back into a
+worker, by ``grader.games.fcd.sandbox.play``), and turn what came back into a
 ``TestResult``.  ``play_batch`` plays several games in one child through the C
 observer, to prove the ones that agree at every step (``grader.core.batched_games``:
 the random games); any other game is judged by ``run_game``.
@@ -21,12 +21,12 @@ from grader.core.batched_games import TIMED_SIGNALS, Shown, batch_limits
 from grader.core.build import BuildResult
 from grader.core.classify import classify
 from grader.core.gamespec import GameSpec
-from grader.core.limits import LimitChanges, Limits
+from grader.core.isolation import library_path_inside
 from grader.core.policy import NO_POLICY, Policy
 from grader.core.replay import call_in_progress
 from grader.core.results import TestResult, Verdict
 from grader.core.run_report import Enforced, RunReport
-from grader.core.sandbox import library_path_inside
+from grader.core.sandbox.limits import LimitChanges, Limits
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.fcd.compare import Comparison, compare, differed, forced_move
@@ -34,8 +34,6 @@ from grader.games.fcd.deal_map import places, probe_deck, rearranged, rearrangem
 from grader.games.fcd.edition import Edition, G, WrittenMove
 from grader.games.fcd.explain import explain, moves_by_turn
 from grader.games.fcd.focus import Focus, everything, focus_of
-from grader.games.fcd.frames import OVER, Event, max_frames
-from grader.games.fcd.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE
 from grader.games.fcd.reference_trace import (
     Step,
     cached_eager_recycling_trace,
@@ -43,6 +41,8 @@ from grader.games.fcd.reference_trace import (
     cached_reference_trace,
     first_difference,
 )
+from grader.games.fcd.sandbox.frames import OVER, Event, max_frames
+from grader.games.fcd.sandbox.observe import DESTROY_GAME, FIND_CARD, PLAY_MOVE
 from grader.games.fcd.scenarios import Scenario
 from reference import Deck
 
@@ -107,7 +107,7 @@ class BatchRun:
 
     shown: list[Shown]
     data: bytes | None = None
-    outcome: str = ""  # how the game ``data_of`` ended (``packed.OUTCOMES``), "" if it sent nothing
+    outcome: str = ""  # how the game ``data_of`` ended (``sandbox.frames.OUTCOMES``), "" if it sent nothing
     at: int = 0  # the move it stopped at
     stopped: str = ""
 

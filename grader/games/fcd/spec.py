@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from grader.core.gamespec import GameSpec, Hallmarks, Ruling
-from grader.core.native import Api
+from grader.core.sandbox.native import Api
 from grader.games.fcd.engine import FcdEngine
 from grader.games.fcd.focus import owners
 from reference.cards import COLOR_LETTERS, COLOR_NAMES, SUIT_LETTERS, SUIT_NAMES, VALUE_DIGITS
@@ -81,10 +81,10 @@ def edition_spec(package: str, *, engine: FcdEngine, interface: Api, course_head
         api_functions=interface.functions,
         course_sources={"Card.c": ("newCard", r"\bCard\s+newCard\s*\([^;{)]*\)\s*\{")},
         build_rules=build_rules,
-        marking_file=interface.include_dir.parent / "marking.toml",  # beside the edition's include/
+        marking_file=interface.include_dir.parent.parent / "marking.toml",  # the package's (headers: sandbox/include/)
         rulings=rulings,
-        sandbox_job=f"{package}.play",
-        sandbox_packages=("reference", "grader.games.fcd"),  # the family holds the shared job
+        sandbox_job=f"{package}.sandbox.play",
+        sandbox_packages=("grader.games.fcd.sandbox",),  # the family's sandbox side holds the shared job
         load_scenarios=lambda: part("scenarios").load_scenarios(),
         open_session=lambda folder, **kwargs: part("session").SESSION.open(folder, **kwargs),
         owners=lambda scenarios: owners(scenarios, part("observations").TABLE),

@@ -12,7 +12,7 @@ from typing import Any
 
 from grader.games.fcd.spec import edition_spec
 from grader.games.fcd17s2.engine import ENGINE
-from grader.games.fcd17s2.interface import API, COURSE_HEADERS
+from grader.games.fcd17s2.sandbox.interface import API, COURSE_HEADERS
 from reference.fcd17s2 import BY_ID, VALUE_NAMES, Action, MoveSpec
 
 # What only a 2017 submission uses (2018's Game.h has no SAY_*, no direction, no pastMove; its values 10-13 are A-D)

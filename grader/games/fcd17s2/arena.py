@@ -12,7 +12,7 @@ from pathlib import Path
 from grader.games.fcd.arena import FcdPlayer, FcdSeating, player_kit
 from grader.games.fcd17s2.bots import BOTS
 from grader.games.fcd17s2.engine import ENGINE
-from grader.games.fcd17s2.interface import INCLUDE_DIR
+from grader.games.fcd17s2.sandbox.interface import INCLUDE_DIR
 
 MODEL = Path(__file__).resolve().parents[3] / "fixtures" / "fcd17s2" / "submissions" / "model"
 GUARD_FLAGS = Path(__file__).resolve().parent / "arena_c" / "fcd_guard_flags.h"
@@ -23,7 +23,7 @@ class StudentPlayer(FcdPlayer):
     """A student's 2017 ``player.c``, built with the 2017 model and the guard, asked for moves in the sandbox."""
 
     kit = player_kit(include_dir=INCLUDE_DIR, model=MODEL, guard_flags=GUARD_FLAGS, renamed=RENAMED,
-                     job="grader.games.fcd17s2.decide", work_prefix="fcd17-player-")
+                     job="grader.games.fcd17s2.sandbox.decide", work_prefix="fcd17-player-")
 
 
 SEATING = FcdSeating(ENGINE, BOTS, StudentPlayer)

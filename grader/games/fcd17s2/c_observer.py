@@ -2,7 +2,7 @@
 
 ``source()`` writes it from the 2017 observation table, around the family's common part
 (``grader.games.fcd.c_observer``), as 2018's is written (``grader.games.fcd18s2.c_observer``): it makes
-exactly the calls of ``grader.games.fcd17s2.observe.Observer`` in the same order -- the int queries,
+exactly the calls of ``grader.games.fcd17s2.sandbox.observe.Observer`` in the same order -- the int queries,
 turnMoves and the history (every move read through ``pastMove`` and, when it holds a card, that card's
 look), topDiscard, the hand by its count, the counts and points, then isValidMove of every card in hand,
 of the first card of each other hand as last seen, of DRAW_CARD, END_TURN and the three words -- writes
@@ -18,9 +18,16 @@ from pathlib import Path
 
 from grader.games.fcd import c_observer as family
 from grader.games.fcd.packed import NOT_DECLARED, WORD, word_code
-from grader.games.fcd17s2.interface import API_FUNCTIONS, INCLUDE_DIR
 from grader.games.fcd17s2.observations import BY_NAME, ORDER
-from grader.games.fcd17s2.observe import CALL_IDS, DECK_COUNT_PROBES, INT_PROBES, MOVES_CAP, PROBE_IDS, SAY_LABELS
+from grader.games.fcd17s2.sandbox.interface import API_FUNCTIONS, INCLUDE_DIR
+from grader.games.fcd17s2.sandbox.observe import (
+    CALL_IDS,
+    DECK_COUNT_PROBES,
+    INT_PROBES,
+    MOVES_CAP,
+    PROBE_IDS,
+    SAY_LABELS,
+)
 from reference.cards import COLOR_LETTERS, SUIT_LETTERS, VALUE_DIGITS
 from reference.fcd17s2 import Action
 from reference.fcd17s2.moves import WORDS

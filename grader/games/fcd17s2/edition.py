@@ -9,7 +9,7 @@ import reference.fcd17s2
 from grader.games.fcd.edition import Edition, folder_of
 from grader.games.fcd17s2 import c_observer
 from grader.games.fcd17s2.observations import TABLE
-from grader.games.fcd17s2.observe import Observer, describe_call, probe_name
+from grader.games.fcd17s2.sandbox.observe import Observer, describe_call, probe_name
 from reference.fcd17s2 import BY_ID, Game, IllegalMoveError, MoveSpec, Value, leniency
 
 HERE = Path(__file__).resolve().parent  # the edition's values (its table, its observer) are part of a trace's version

@@ -4,7 +4,7 @@ The same driver, runner, sanitizers and verdicts; what differs is the
 ``Dialect``: 2017's names of the values (ADVANCE ... DECLARE) and of the
 actions (the three words SAY_UNO, SAY_DUO, SAY_TRIO; END_TURN is 5), and
 ``touch``, the queries called after every move: the 2017 observer's
-(``grader.games.fcd17s2.observe``): the int queries and deck counts, the
+(``grader.games.fcd17s2.sandbox.observe``): the int queries and deck counts, the
 history of the previous turn and of the current one (turnMoves, pastMove and
 the card of each play), the hands by their counts (handCard only below
 handCardCount), and isValidMove for every card in hand, a draw, the three
@@ -21,7 +21,7 @@ from grader.core.results import TestResult
 from grader.games.fcd.c_emit import deck_arrays, move_row, replay_prelude
 from grader.games.fcd.edition import WrittenMove
 from grader.games.fcd.memcheck import REPLAY, fcd_scenario_table
-from grader.games.fcd17s2.observe import DECK_COUNT_PROBES, INT_PROBES, MOVES_CAP
+from grader.games.fcd17s2.sandbox.observe import DECK_COUNT_PROBES, INT_PROBES, MOVES_CAP
 from reference.fcd17s2 import Action
 
 C_VALUES = ["ZERO", "ONE", "DRAW_TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE",

@@ -5,7 +5,7 @@ current hand by look, the grader's calls after every move in the grader's
 order, the checks of what the test judged, the first difference naming the
 rule); what differs is the ``ReproDialect``: 2017's names of the values and
 actions (the three words SAY_UNO, SAY_DUO, SAY_TRIO; END_TURN is 5), and
-``see()``, which mirrors the 2017 observer (``grader.games.fcd17s2.observe.Observer``):
+``see()``, which mirrors the 2017 observer (``grader.games.fcd17s2.sandbox.observe.Observer``):
 the int queries, turnMoves of the current turn, the history of the previous
 turn and of this one (turnMoves, pastMove and the card of each move), the top
 discard, handCardCount and the hand below it (no NULL past its end), the
@@ -35,14 +35,14 @@ from grader.games.fcd.c_emit import (
 from grader.games.fcd.compare import History, history_text
 from grader.games.fcd.edition import WrittenMove
 from grader.games.fcd.focus import Focus, everything, focus_of
-from grader.games.fcd.observe import HAND_CAP, CardObs
 from grader.games.fcd.reference_trace import Step, reference_trace
 from grader.games.fcd.repro import ReproDialect, answer_checks, deck_count_checks, make_move
+from grader.games.fcd.sandbox.observe import HAND_CAP, CardObs
 from grader.games.fcd.scenarios import Scenario
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.memcheck import C_VALUES, c_action
 from grader.games.fcd17s2.observations import ORDER, TABLE
-from grader.games.fcd17s2.observe import DECK_COUNT_PROBES, INT_PROBES, MOVES_CAP, SAY_LABELS
+from grader.games.fcd17s2.sandbox.observe import DECK_COUNT_PROBES, INT_PROBES, MOVES_CAP, SAY_LABELS
 
 SAY_CALLS = {label: f"SAY_{label.upper()}" for label in SAY_LABELS}  # "uno" -> SAY_UNO, in the observer's order
 
@@ -330,7 +330,7 @@ def _focus(rules: Sequence[str]) -> Focus:
 
 
 def _include() -> tuple[Path, Sequence[str]]:
-    from grader.games.fcd17s2.interface import COURSE_HEADERS, INCLUDE_DIR  # noqa: PLC0415
+    from grader.games.fcd17s2.sandbox.interface import COURSE_HEADERS, INCLUDE_DIR  # noqa: PLC0415
 
     return INCLUDE_DIR, COURSE_HEADERS
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.games.fcd import scenarios as shared
-from grader.games.fcd.observe import Obs
+from grader.games.fcd.sandbox.observe import Obs
 from grader.games.fcd.scenarios import Scenario
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.observations import TABLE

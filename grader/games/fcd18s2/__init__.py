@@ -12,7 +12,7 @@ from typing import Any
 
 from grader.games.fcd.spec import edition_spec
 from grader.games.fcd18s2.engine import ENGINE
-from grader.games.fcd18s2.interface import API, COURSE_HEADERS
+from grader.games.fcd18s2.sandbox.interface import API, COURSE_HEADERS
 from reference.cards import Value
 from reference.moves import Action, MoveSpec
 from reference.rulings import BY_ID

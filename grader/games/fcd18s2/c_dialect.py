@@ -1,5 +1,5 @@
 """The 2018 C dialect: the probes' numbers and ``see()``, which makes the grader's calls after a move in
-the 2018 observer's order (it mirrors ``grader.games.fcd18s2.observe.Observer``), on the family's C
+the 2018 observer's order (it mirrors ``grader.games.fcd18s2.sandbox.observe.Observer``), on the family's C
 helpers (``grader.games.fcd.c_emit``); the repro programs and the memory driver start with ``prelude``."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from grader.games.fcd.c_emit import (
     VALID_DRAW_AND_END,
     VALIDITY_OF,
 )
-from grader.games.fcd.observe import FOREIGN_PROBES, HAND_CAP
+from grader.games.fcd.sandbox.observe import FOREIGN_PROBES, HAND_CAP
 from grader.games.fcd18s2.observations import ORDER
-from grader.games.fcd18s2.observe import INT_PROBES
+from grader.games.fcd18s2.sandbox.observe import INT_PROBES
 
 INT_FUNCTIONS_C = r'''static int (*const intFunctions[INT_PROBES])(Game) = {INT_FUNCTIONS};
 

@@ -2,7 +2,7 @@
 
 ``source()`` writes it from the observation table, around the family's common part
 (``grader.games.fcd.c_observer``): it makes exactly the calls of
-``grader.games.fcd.observe.Observer`` in the same order (so a buggy submission sees the same sequence of
+``grader.games.fcd.sandbox.observe.Observer`` in the same order (so a buggy submission sees the same sequence of
 calls as on the Python path), writes the call in progress into the worker's call slot before each one (so
 a crash or a hang is pinned on the same call), and writes every step in the packed form of
 ``grader.games.fcd.packed``.  ``library()`` compiles it (``c_observer.build``), ``install()`` puts a copy
@@ -15,10 +15,10 @@ from functools import cache
 from pathlib import Path
 
 from grader.games.fcd import c_observer as family
-from grader.games.fcd.observe import FOREIGN_PROBES
-from grader.games.fcd18s2.interface import API_FUNCTIONS, INCLUDE_DIR
+from grader.games.fcd.sandbox.observe import FOREIGN_PROBES
 from grader.games.fcd18s2.observations import BY_NAME, ORDER
-from grader.games.fcd18s2.observe import CALL_IDS, DECK_COUNT_PROBES, INT_PROBES, PILE_PROBES, PROBE_IDS
+from grader.games.fcd18s2.sandbox.interface import API_FUNCTIONS, INCLUDE_DIR
+from grader.games.fcd18s2.sandbox.observe import CALL_IDS, DECK_COUNT_PROBES, INT_PROBES, PILE_PROBES, PROBE_IDS
 from reference import Action
 
 # Where the C observer keeps each observation of the table during a step (the C expressions its

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import reference
 from grader.games.fcd.edition import Edition, folder_of
-from grader.games.fcd.observe import pile_depths
+from grader.games.fcd.sandbox.observe import pile_depths
 from grader.games.fcd18s2 import c_observer
 from grader.games.fcd18s2.observations import TABLE
-from grader.games.fcd18s2.observe import Observer, describe_call, probe_name
+from grader.games.fcd18s2.sandbox.observe import Observer, describe_call, probe_name
 from reference.rulings import BY_ID
 
 HERE = Path(__file__).resolve().parent  # the edition's values (its table, its observer) are part of a trace's version

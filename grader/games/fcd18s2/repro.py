@@ -12,14 +12,14 @@ from grader.games.fcd import repro as family
 from grader.games.fcd.c_emit import deck_arrays, names
 from grader.games.fcd.edition import WrittenMove
 from grader.games.fcd.focus import Focus, everything, focus_of
-from grader.games.fcd.observe import HAND_CAP, CardObs
 from grader.games.fcd.reference_trace import Step, reference_trace
 from grader.games.fcd.repro import ReproDialect, answer_checks, deck_count_checks, make_move
+from grader.games.fcd.sandbox.observe import HAND_CAP, CardObs
 from grader.games.fcd.scenarios import Scenario
 from grader.games.fcd18s2.c_dialect import prelude
 from grader.games.fcd18s2.edition import FCD18
 from grader.games.fcd18s2.observations import ORDER, TABLE, VALIDITY
-from grader.games.fcd18s2.observe import DECK_COUNT_PROBES, INT_PROBES
+from grader.games.fcd18s2.sandbox.observe import DECK_COUNT_PROBES, INT_PROBES
 
 Hand = list[CardObs]
 Ints = list[int]
@@ -82,7 +82,7 @@ def _focus18(rules: Sequence[str]) -> Focus:
 
 
 def _include18() -> tuple[Path, Sequence[str]]:
-    from grader.games.fcd18s2.interface import COURSE_HEADERS, INCLUDE_DIR  # noqa: PLC0415
+    from grader.games.fcd18s2.sandbox.interface import COURSE_HEADERS, INCLUDE_DIR  # noqa: PLC0415
 
     return INCLUDE_DIR, COURSE_HEADERS
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.games.fcd import scenarios as family
-from grader.games.fcd.observe import Obs
+from grader.games.fcd.sandbox.observe import Obs
 from grader.games.fcd.scenarios import Scenario
 from grader.games.fcd18s2.edition import FCD18
 from grader.games.fcd18s2.observations import TABLE

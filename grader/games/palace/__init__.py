@@ -25,9 +25,9 @@ if TYPE_CHECKING:  # annotations only: the sandbox imports this package too
     from grader.core.config import MarkingConfig
     from grader.core.gamespec import Owners, Ruling, Session
     from grader.core.gamespec import Scenario as CoreScenario
-    from grader.core.limits import LimitChanges, Limits
     from grader.core.replay import Frame
     from grader.core.results import TestResult
+    from grader.core.sandbox.limits import LimitChanges, Limits
     from grader.core.suite.targets import Targets
     from grader.games.palace.arena import PalaceSeating
     from grader.games.palace.repro import Graded

@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Sequence
 from grader.core.arena.game import Privacy, Row, StudentPlayerFactory
 from grader.core.arena.players import Decision, Table
 from grader.core.arena.student import PlayerKit, SandboxedPlayer
-from grader.core.limits import Limits
+from grader.core.sandbox.limits import Limits
 from grader.games.palace.bots import BOTS, Policy
 from grader.games.palace.engine import PalaceTable, as_game
 from grader.games.palace.interface import INCLUDE_DIR

@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypedDict, cast
 
-from grader.core.arena.decision_clock import timed_decision
-from grader.core.native import open_library
+from grader.core.sandbox.clocks import timed_decision
+from grader.core.sandbox.native import open_library
 from grader.games.palace.interface import INCLUDE_DIR, PalaceApi
 from grader.games.palace.library import PalaceGame, PalaceLibrary
 from grader.games.palace.library import warm_up as _warm_up

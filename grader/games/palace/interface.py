@@ -1,5 +1,5 @@
 """The Palace C interface (rules-palace.md §1): the headers students include, read by the one cffi
-module (``grader.core.native.Api``) as the declarations a Palace library is driven through.
+module (``grader.core.sandbox.native.Api``) as the declarations a Palace library is driven through.
 
 Palace.h's ``playerMove`` uses ``MAX_SET`` as an array length, so unlike the 2017 and 2018 editions
 the cffi declarations keep the headers' integer ``#define`` lines (cffi's cdef reads ``#define NAME 8``
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from grader.core.native import Api
+from grader.core.sandbox.native import Api
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 HEADERS = ("PalaceCard.h", "Palace.h")  # the API: the cffi declarations are read from these

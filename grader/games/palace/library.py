@@ -1,6 +1,6 @@
 """A built Palace library, loaded and driven through the Palace API's cffi FFI (``interface.API``).
 
-The analogue of ``grader.games.fcd.loader.CLibrary``/``CGame`` for Palace.h: ``PalaceLibrary``
+The analogue of ``grader.games.fcd.sandbox.loader.CLibrary``/``CGame`` for Palace.h: ``PalaceLibrary``
 loads the shared library (the same ``load_function`` lookup the loader uses, no ``ffi.dlopen``
 class per child), records which of the 32 API functions it defines, and makes games.  A
 ``PalaceGame`` has the reference engine's method names (``reference.palace.Game``: the C functions
@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, SupportsInt
 
 import cffi
 
-from grader.core.native import LoadError, NativeGame, cached_function_type, declarations, game_class, load_symbols
+from grader.core.sandbox.native import (
+    LoadError,
+    NativeGame,
+    cached_function_type,
+    declarations,
+    game_class,
+    load_symbols,
+)
 from grader.games.palace.interface import API, PalaceApi
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence, cast
 
 from grader.core.memcheck import Dialect, Plan, run_memory_stage
-from grader.core.native import c_string
+from grader.core.sandbox.native import c_string
 from reference.palace import Action, MoveSpec, Rank, Suit
 
 if TYPE_CHECKING:

@@ -44,7 +44,7 @@ from functools import lru_cache
 from itertools import combinations, islice
 from typing import Callable, Iterable, Mapping, Protocol, Sequence, SupportsInt, cast
 
-from grader.core.native import snake
+from grader.core.sandbox.native import snake
 from grader.games.palace.interface import API_FUNCTIONS
 from grader.games.palace.observations import (
     BOOL,

@@ -1,11 +1,11 @@
 """The sandbox side of a Palace game: play a move list on the student library in a child.
 
-The worker (``grader.core.worker``) imports this module by name, calls ``warm_up`` once before forking,
+The worker (``grader.core.sandbox.worker``) imports this module by name, calls ``warm_up`` once before forking,
 and ``run`` in each fresh child with the grader's request and the shared results area.  The request:
 ``lib`` (the library's path), ``setup`` (Setup notation, ``2p mirror: 5H 6D ...``), ``moves`` (move
 tokens: ``up:5H,6D,KS``, ``5H,5D``, ``blind:1``, ``pickup``) and optionally ``destroy`` (default true).
 
-Frames, as Final Card-Down's (``grader.games.fcd.play``): ``{"t": "obs", "i": i, "obs": ...}`` after
+Frames, as Final Card-Down's (``grader.games.fcd.sandbox.play``): ``{"t": "obs", "i": i, "obs": ...}`` after
 newGame (i = 0) and after move i - 1 (``observe.Observer``); ``{"t": "moved", "i": i}`` once move i is
 made; ``{"t": "refused", "i": i}`` when the library's own isValidMove refuses move i (playMove of an
 invalid move is undefined, C41: the game stops there); ``{"t": "no_card", "i": i}`` when a card of move
@@ -62,7 +62,7 @@ import hashlib
 from typing import cast
 
 from grader.core.batched_games import each_game
-from grader.core.native import open_library
+from grader.core.sandbox.native import open_library
 from grader.games.palace.frames import Event
 from grader.games.palace.interface import API
 from grader.games.palace.library import PalaceLibrary

@@ -62,7 +62,7 @@ class BatchRequest(TypedDict):
 
 
 class Results(Protocol):
-    """The shared results area of the child (``grader.core.worker.Results``): frames, and the call in progress."""
+    """The shared results area of the child (``core.sandbox.worker.Results``): frames, and the call in progress."""
 
     step: int
 

@@ -49,9 +49,9 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
 
-from grader.core.native import c_string
+from grader.core.isolation import DETERMINISTIC_MALLOC
 from grader.core.results import Verdict
-from grader.core.sandbox import DETERMINISTIC_MALLOC
+from grader.core.sandbox.native import c_string
 from grader.games.palace.compare import COUNTS, SCALARS, after_words, entry_label, ref_text
 from grader.games.palace.families import FAMILIES, words
 from grader.games.palace.focus import sort_rules

@@ -54,12 +54,12 @@ from grader.core.batched_games import TIMED_SIGNALS, Shown, batch_limits
 from grader.core.cache import cached, key_of, source_version
 from grader.core.classify import classify
 from grader.core.deal_map import rearranged, rearrangement
-from grader.core.limits import Limits
+from grader.core.isolation import library_path_inside
 from grader.core.policy import NO_POLICY, Policy
 from grader.core.replay import call_in_progress
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.run_report import Enforced, RunReport
-from grader.core.sandbox import library_path_inside
+from grader.core.sandbox.limits import Limits
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.palace import explain
@@ -91,7 +91,7 @@ if TYPE_CHECKING:
     from grader.core.build import BuildResult
     from grader.core.gamespec import GameSpec, Owners
     from grader.core.gamespec import Scenario as GameScenario
-    from grader.core.limits import LimitChanges
+    from grader.core.sandbox.limits import LimitChanges
 
 GAME_ERRORS = {"null_game": (Verdict.WRONG, "newGame() returned NULL for a valid deck (rules-palace.md §1.3).")}
 OVER_TAGS = frozenset(e.value for e in OVER)

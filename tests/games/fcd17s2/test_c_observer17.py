@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from grader.core.results import Verdict
-from grader.games.fcd.frames import Event
 from grader.games.fcd.packed import WORD, pack_step, pack_trace, word_code
 from grader.games.fcd.random_games import FAMILIES, generated_games
 from grader.games.fcd.reference_trace import cached_packed_trace
+from grader.games.fcd.sandbox.frames import Event
 from grader.games.fcd.session import DIFFERENT, EQUAL, judge_run, play
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.observations import TABLE

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.core.sandbox import detect_mode
+from grader.core.isolation import detect_mode
 from grader.games.fcd.scenarios import deal_to_deck
 from grader.games.fcd17s2.session import Fcd17Session
 from reference.fcd17s2 import parse_moves

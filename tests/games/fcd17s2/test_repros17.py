@@ -17,8 +17,8 @@ import pytest
 
 from grader.core.results import SubmissionResult
 from grader.core.results import TestResult as Result
-from grader.games.fcd17s2.interface import INCLUDE_DIR
 from grader.games.fcd17s2.repro import write_repros
+from grader.games.fcd17s2.sandbox.interface import INCLUDE_DIR
 from grader.games.fcd17s2.scenarios import load_scenarios
 from grader.games.fcd17s2.session import Fcd17Session
 

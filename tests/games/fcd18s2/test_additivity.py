@@ -27,9 +27,9 @@ import pytest
 
 from grader.core.config import MarkingConfig
 from grader.core.grade import grade
-from grader.core.native import Api
 from grader.core.results import Verdict
-from grader.games.fcd18s2.interface import INCLUDE_DIR
+from grader.core.sandbox.native import Api
+from grader.games.fcd18s2.sandbox.interface import INCLUDE_DIR
 from grader.games.fcd18s2.scenarios import load_scenarios
 
 SUBMISSIONS = Path(__file__).resolve().parents[3] / "fixtures" / "submissions"

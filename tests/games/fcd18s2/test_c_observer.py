@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from grader.core.results import Verdict
-from grader.games.fcd.frames import Event
-from grader.games.fcd.packed import OUTCOMES, pack_step, pack_trace
+from grader.games.fcd.packed import pack_step, pack_trace
 from grader.games.fcd.random_games import FAMILIES, generated_games
 from grader.games.fcd.reference_trace import cached_packed_trace
+from grader.games.fcd.sandbox.frames import OUTCOMES, Event
 from grader.games.fcd.session import DIFFERENT, EQUAL, judge_run, play
 from grader.games.fcd18s2.edition import FCD18
 from grader.games.fcd18s2.observations import TABLE

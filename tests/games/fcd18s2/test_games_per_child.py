@@ -18,9 +18,9 @@ import pytest
 
 from grader.core.batched_games import BatchedGames, Shown
 from grader.games.fcd import random_games
-from grader.games.fcd.play import move_ints
 from grader.games.fcd.random_games import FAMILIES, InBatches, Numbered, generated_games, run_random_games
 from grader.games.fcd.reference_trace import move_codes
+from grader.games.fcd.sandbox.play import move_ints
 from grader.games.fcd18s2.edition import FCD18
 from grader.games.fcd18s2.session import Fcd18Session
 

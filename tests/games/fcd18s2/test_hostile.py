@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.core.sandbox import detect_mode
+from grader.core.isolation import detect_mode
 from grader.games.fcd.scenarios import deal_to_deck
 from grader.games.fcd18s2.session import Fcd18Session as FcdSession
 from reference import parse_moves
@@ -145,7 +145,7 @@ def test_hostile_submission(variant: Hostile, listener: socket.socket) -> None:
     # Aftermath.
     wrote = [line for line in hit.stderr.splitlines() if line.startswith("WROTE") and " /tmp/" not in line]
     assert wrote == [], "writes outside /tmp must fail"
-    if detect_mode().name == "bwrap":  # what only the sandbox takes away (see grader/sandbox.py)
+    if detect_mode().name == "bwrap":  # what only the sandbox takes away (see grader/core/isolation.py)
         with pytest.raises(TimeoutError):
             listener.accept()
         assert "CONNECTED" not in hit.stderr

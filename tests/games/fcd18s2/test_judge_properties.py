@@ -1,7 +1,7 @@
 """The judge cannot be crashed by a student's values (issue 31, item 5): property-based tests.
 
 Everything a worker sends back after the library is loaded is the student's: the observations
-(``grader.games.fcd.observe`` writes them: ints, cards as ``[value, colour, suit, id]``, NULL
+(``grader.games.fcd.sandbox.observe`` writes them: ints, cards as ``[value, colour, suit, id]``, NULL
 as ``None``, the words ``missing`` / ``skipped``) and the other frames of a game.  Starting from the
 reference's own trace of a shipped scenario (``cached_reference_trace``), Hypothesis changes the
 "got" side -- values of the right shape (empty and huge hands, NULL cards, negative and huge
@@ -48,8 +48,8 @@ from grader.games.fcd import compare as comparison
 from grader.games.fcd.compare import Divergence
 from grader.games.fcd.explain import explain
 from grader.games.fcd.focus import Focus, everything, focus_of
-from grader.games.fcd.observe import MISSING, SKIPPED
 from grader.games.fcd.reference_trace import cached_reference_trace
+from grader.games.fcd.sandbox.observe import MISSING, SKIPPED
 from grader.games.fcd.schema import schemas, valid_observation
 from grader.games.fcd.session import _probe_of as probe_of
 from grader.games.fcd.session import _where as session_where

@@ -12,15 +12,15 @@ import random
 import pytest
 
 from grader.games.fcd.compare import compare
-from grader.games.fcd.loader import CLibrary
 from grader.games.fcd.random_generation import _spec
 from grader.games.fcd.reference_trace import reference_trace
+from grader.games.fcd.sandbox.loader import CLibrary
 from grader.games.fcd.scenarios import SMALLEST_DECK
 from grader.games.fcd.session import play
 from grader.games.fcd18s2.edition import FCD18
-from grader.games.fcd18s2.interface import API
 from grader.games.fcd18s2.observations import TABLE
-from grader.games.fcd18s2.observe import Observer
+from grader.games.fcd18s2.sandbox.interface import API
+from grader.games.fcd18s2.sandbox.observe import Observer
 from reference import NO_WINNER, Deck, Game, traditional_deck
 
 
@@ -90,8 +90,8 @@ def test_worker_traces_equal_in_process_traces(model_session) -> None:  # noqa: 
         local = [observer.observe(depths[0])]
         local[0].update(observer.deck_counts())
         for i, m in enumerate(moves):
-            from grader.games.fcd.play import resolve
-            from grader.games.fcd18s2.play import JOB
+            from grader.games.fcd.sandbox.play import resolve
+            from grader.games.fcd18s2.sandbox.play import JOB
 
             game.play_move(resolve(game, m, len(deck) + 1, JOB))
             local.append(observer.observe(depths[i + 1]))

@@ -69,13 +69,13 @@ def test_one_more_query_is_one_table_row_and_one_engine_method(tmp_path: Path) -
     pkg = tmp_path / "pkg"
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name in ("grader", "reference"):
-        shutil.copytree(ROOT / name, pkg / name, ignore=ignore)
+        shutil.copytree(ROOT / name, pkg / name, ignore=ignore, symlinks=True)  # include/: sandbox/include
     (pkg / "fixtures").mkdir()
     (pkg / "fixtures" / "scenarios").symlink_to(ROOT / "fixtures" / "scenarios")
     game_dir = pkg / "grader" / "games" / "fcd18s2"
     # The course's header declares the new query; our edits: one row, one method.
-    _insert_before(game_dir / "include" / "Game.h", "\n#endif", DECLARATION)
-    _insert_before(game_dir / "observations.py", "\n)\n\n# Not a field of a step", "\n" + ROW.rstrip("\n"))
+    _insert_before(game_dir / "sandbox" / "include" / "Game.h", "\n#endif", DECLARATION)
+    _insert_before(game_dir / "sandbox" / "observations.py", "\n)\n\n# Not a field of a step", "\n" + ROW.rstrip("\n"))
     _insert_before(pkg / "reference" / "game.py", "\n    def current_turn_moves(self) -> int:", METHOD.rstrip("\n"))
     submissions = tmp_path / "submissions"
     for name, body in (("right", RIGHT), ("wrong", WRONG)):

@@ -20,8 +20,8 @@ from grader.core.grade import grade
 from grader.core.results import SubmissionResult, Verdict
 from grader.core.results import TestResult as Result
 from grader.games.fcd.compare import parse_step_runs, step_runs
-from grader.games.fcd18s2.interface import INCLUDE_DIR
 from grader.games.fcd18s2.repro import write_repros
+from grader.games.fcd18s2.sandbox.interface import INCLUDE_DIR
 from grader.games.fcd18s2.scenarios import load_scenarios
 from grader.games.fcd18s2.session import Fcd18Session
 

@@ -25,7 +25,7 @@ import pytest
 
 from grader.core.build import build
 from grader.core.gamespec import GameSpec
-from grader.core.limits import Limits
+from grader.core.sandbox.limits import Limits
 from grader.core.worker_client import WorkerClient
 from grader.games.palace import play as palace_play
 from grader.games.palace.engine import ENGINE

@@ -23,8 +23,8 @@ from typing import Any, Iterator
 import pytest
 
 from grader.core.build import BuildResult, build
-from grader.core.limits import Limits
-from grader.core.sandbox import library_path_inside
+from grader.core.isolation import library_path_inside
+from grader.core.sandbox.limits import Limits
 from grader.core.worker_client import WorkerClient
 from grader.games import get
 from grader.games.palace.c_observer import BATTERY, DEAL_MAP, RECHECKING, install, request_words, source

@@ -29,10 +29,10 @@ from typing import Any, cast
 import pytest
 
 from grader.core.grade import grade
-from grader.core.limits import Limits
 from grader.core.results import SubmissionResult, Verdict
 from grader.core.results import TestResult as Result  # not collected as a test class
 from grader.core.run_report import RunReport
+from grader.core.sandbox.limits import Limits
 from grader.games import get
 from grader.games.palace import explain
 from grader.games.palace.families import FAMILIES, family_of, words

@@ -15,7 +15,7 @@ from grader.core.arena.game import ArenaGame
 from grader.core.arena.match import play_match
 from grader.core.arena.players import BotPlayer
 from grader.core.config import MarkingConfig
-from grader.core.limits import Limits
+from grader.core.sandbox.limits import Limits
 from grader.games.fcd18s2 import GAME as FCD
 from grader.games.palace.arena import PalaceSeating, StudentPlayer
 

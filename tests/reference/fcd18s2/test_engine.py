@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference
-from grader.core.native import snake
-from grader.games.fcd18s2.interface import API, API_FUNCTIONS
+from grader.core.sandbox.native import snake
+from grader.games.fcd18s2.sandbox.interface import API, API_FUNCTIONS
 from reference import (
     NO_WINNER,
     NOT_FINISHED,

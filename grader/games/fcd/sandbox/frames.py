@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from grader.core.run_report import ERROR_TAG
+from grader.core.sandbox.protocol import ERROR_TAG
 
 
 class Event(Enum):
@@ -24,6 +24,9 @@ class Event(Enum):
 
 
 OVER = (Event.DONE, Event.NO_CARD, Event.PACKED)  # the child got to the end of what it could play
+# How a packed run ended (the C observer's return value, sent back by the worker; ``packed`` reads the steps).
+DONE, REFUSED, NO_CARD, NULL_GAME, OVERFLOW = range(5)
+OUTCOMES = ("done", "refused", "no_card", "null_game", "overflow")
 PACKED_CAPACITY = 8 << 20  # int32s a packed game may fill (32 MiB of address space, touched only as written)
 
 

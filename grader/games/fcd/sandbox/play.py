@@ -1,7 +1,7 @@
 """The sandbox side of a Final Card-Down game: play a move list on the student library in a child.
 
-An edition's job module (``grader.games.fcd18s2.play``, ``grader.games.fcd17s2.play``)
-binds its ``Job`` here: the worker (``grader.core.worker``) imports it by name, calls
+An edition's job module (``grader.games.fcd18s2.sandbox.play``, ``grader.games.fcd17s2.sandbox.play``)
+binds its ``Job`` here: the worker (``grader.core.sandbox.worker``) imports it by name, calls
 ``warm_up`` once before forking, and ``run`` (``play_game`` with the edition's job) in
 each fresh child with the grader's request and the shared results area.  Two ways to play: through the
 C observer of the edition (``grader.games.fcd.c_observer``), the whole game in one call and
@@ -18,18 +18,23 @@ from __future__ import annotations
 import base64
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Required, TypedDict
+from typing import Callable, Mapping, Protocol, Required, TypedDict
 
-from grader.core.batched_games import each_game
-from grader.core.native import Api, open_library
-from grader.games.fcd.focus import validity_field
-from grader.games.fcd.frames import PACKED_CAPACITY, Event
-from grader.games.fcd.loader import CGame, CLibrary
-from grader.games.fcd.observe import DESTROY_GAME, FIND_CARD, NEW_GAME, PLAY_MOVE, MadeMove, Obs, Observer, Trace
-from grader.games.fcd.packed import OUTCOMES
-
-if TYPE_CHECKING:
-    from grader.games.fcd.edition import WrittenMove
+from grader.core.sandbox.clocks import each_game
+from grader.core.sandbox.native import Api, open_library
+from grader.games.fcd.sandbox.frames import OUTCOMES, PACKED_CAPACITY, Event
+from grader.games.fcd.sandbox.loader import CGame, CLibrary
+from grader.games.fcd.sandbox.notation import WrittenMove, validity_field
+from grader.games.fcd.sandbox.observe import (
+    DESTROY_GAME,
+    FIND_CARD,
+    NEW_GAME,
+    PLAY_MOVE,
+    MadeMove,
+    Obs,
+    Observer,
+    Trace,
+)
 
 __all__ = ["Job", "play_request", "play_game", "play_batch", "resolve", "refused", "move_ints"]
 
@@ -67,7 +72,7 @@ class Request(TypedDict, total=False):
 
 
 class Results(Protocol):
-    """The child's shared results area (``grader.core.worker.Results``): frames, the call in progress, the step."""
+    """The child's shared results area (``core.sandbox.worker.Results``): frames, the call in progress, the step."""
 
     step: int
 
@@ -87,7 +92,7 @@ class MakeObserver(Protocol):
 @dataclass(frozen=True)
 class Job:
     """What playing a game needs of an edition: its C interface, its observer and the call numbers
-    it traces, its notation and its moves (the 2017 edition plays with its own, ``grader.games.fcd17s2.play``)."""
+    it traces, its notation and its moves (the 2017 edition plays with its own, ``fcd17s2.sandbox.play``)."""
 
     api: Api
     observer: MakeObserver

@@ -22,6 +22,7 @@ import orjson
 HEADER = struct.Struct(">I")
 MAX_FRAME = 64 * 1024 * 1024
 LOADING = -5  # the call slot's probe before the job's first call: the library is being loaded
+ERROR_TAG = "error"  # a frame ``{"t": "error", "what": ..., "detail": ...}``: the child could not go on
 
 
 class ProtocolError(Exception):

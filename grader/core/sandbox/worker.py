@@ -1,8 +1,8 @@
 """The worker: a single-threaded fork server that runs student code, one child per request.
 
-Started by the grader (by exec, inside the sandbox: see ``grader.core.sandbox``) as
-``python -m grader.core.worker JOB_MODULE``, the game's sandbox-side module (for
-Final Card-Down, ``grader.games.fcd.play``).  It reads request frames on
+Started by the grader (by exec, inside the sandbox: see ``grader.core.isolation``) as
+``python -m grader.core.sandbox.worker JOB_MODULE``, the game's sandbox-side module (for
+Final Card-Down, ``grader.games.fcd.sandbox.play``).  It reads request frames on
 stdin and answers each with one response frame on stdout.  Every ``run`` request
 gets a fresh child (``Spare``), forked one game ahead: it drops privileges and
 sets its limits, waits for its request, and only then hands it to the job,
@@ -37,9 +37,9 @@ import time
 import types
 from typing import Mapping, NotRequired, TypedDict
 
-from grader.core import protocol
-from grader.core.limits import Limits, LimitsDict
-from grader.core.values import table, to_int
+from grader.core.sandbox import protocol
+from grader.core.sandbox.limits import Limits, LimitsDict
+from grader.core.sandbox.values import table, to_int
 
 # A request as the worker reads it: ``op`` (run, ping, exit), ``id``, and for a run ``limits``, ``max_frames`` and
 # what the game's job reads (the grader's JSON: each value is checked where it is read).
@@ -613,7 +613,7 @@ def _keep_single_threaded() -> None:
     """
     if "subprocess" in sys.modules or "threading" in sys.modules:
         return
-    stub = types.ModuleType("subprocess", "No subprocesses in the worker (see grader.core.worker).")
+    stub = types.ModuleType("subprocess", "No subprocesses in the worker (see grader.core.sandbox.worker).")
 
     def check_output(*_args: object, **_kwargs: object) -> bytes:
         raise OSError("the worker runs no subprocess")

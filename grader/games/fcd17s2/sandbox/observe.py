@@ -1,7 +1,7 @@
 """Observations of a 2017 game: everything its Game.h lets a tester see, as plain data.
 
-The family's observer (``grader.games.fcd.observe``) over the 2017
-table (``grader.games.fcd17s2.observations``): one ``Observer`` looks at the
+The family's observer (``grader.games.fcd.sandbox.observe``) over the 2017
+table (``grader.games.fcd17s2.sandbox.observations``): one ``Observer`` looks at the
 reference ``Game`` and at a student's library alike (the same snake_case
 methods), reads hands by their counts, tells ``trace`` of every call before it
 makes it (so a crash or a hang is pinned on it), and can leave a probe out
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Callable, Sequence, SupportsInt, cast
 
-from grader.games.fcd import observe as family
-from grader.games.fcd.observe import (
+from grader.games.fcd.sandbox import observe as family
+from grader.games.fcd.sandbox.notation import COLOR_LETTERS, WORD_OF_ACTION, D, PlayerMove, actions
+from grader.games.fcd.sandbox.observe import (
     DESTROY_GAME,
     FIND_CARD,
     MISSING,
@@ -28,15 +29,15 @@ from grader.games.fcd.observe import (
     Trace,
     card_label,
 )
-from grader.games.fcd17s2.interface import API_FUNCTIONS
-from grader.games.fcd17s2.observations import ORDER
-from reference.cards import COLOR_LETTERS, Value
-from reference.fcd17s2 import SAYS, Action, PlayerMove
-from reference.fcd17s2.moves import WORDS
+from grader.games.fcd17s2.sandbox.interface import API, API_FUNCTIONS
+from grader.games.fcd17s2.sandbox.observations import ORDER
 
 __all__ = ["Observer", "describe_call", "probe_name", "PROBE_IDS", "CALL_IDS", "NEW_GAME", "PLAY_MOVE",
            "DESTROY_GAME", "FIND_CARD"]
 
+Action = actions(API)  # DRAW_CARD, PLAY_CARD, SAY_UNO, SAY_DUO, SAY_TRIO, END_TURN: Game.h's
+SAYS = (Action.SAY_UNO, Action.SAY_DUO, Action.SAY_TRIO)
+WORDS = {a: WORD_OF_ACTION[a.name] for a in Action if a.name in WORD_OF_ACTION}  # draw, uno, duo, trio, end
 PROBE_IDS = {name: i for i, name in enumerate(ORDER)}
 CALL_IDS = {name: i for i, name in enumerate(API_FUNCTIONS)}
 MOVES_CAP = 4000  # no legal turn holds more moves (the draws of a long run of 2s included)
@@ -63,7 +64,7 @@ def move_label(action: int, card: CardLike | None, next_color: SupportsInt | Non
     if card is None:
         return "<no card>"
     label = card_label((card.value, card.color, card.suit))[:24]
-    if int(card.value) == Value.D:
+    if int(card.value) == D:
         colour = int(next_color) if next_color is not None else -1
         label += "/" + (COLOR_LETTERS[colour] if 0 <= colour < 5 else "?")
     return label

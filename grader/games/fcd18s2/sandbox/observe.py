@@ -1,20 +1,21 @@
-"""Observations of a 2018 game: the family's observer (``grader.games.fcd.observe``) over the 2018
+"""Observations of a 2018 game: the family's observer (``grader.games.fcd.sandbox.observe``) over the 2018
 table and interface, and the call in progress in a student's words."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from grader.games.fcd import observe as family
-from grader.games.fcd18s2.interface import API_FUNCTIONS
-from grader.games.fcd18s2.observations import ORDER, TABLE
-from reference.moves import Action, PlayerMove
+from grader.games.fcd.sandbox import observe as family
+from grader.games.fcd.sandbox.notation import PlayerMove, actions
+from grader.games.fcd18s2.sandbox.interface import API, API_FUNCTIONS
+from grader.games.fcd18s2.sandbox.observations import ORDER, ROWS
 
+Action = actions(API)  # DRAW_CARD, PLAY_CARD, END_TURN: Game.h's
 PROBE_IDS = {name: i for i, name in enumerate(ORDER)}
 CALL_IDS = {name: i for i, name in enumerate(API_FUNCTIONS)}
-INT_PROBES = family.int_probes(TABLE)
-DECK_COUNT_PROBES = family.deck_count_probes(TABLE)
-PILE_PROBES = family.pile_probes(TABLE)
+INT_PROBES = family.int_probes(ROWS)
+DECK_COUNT_PROBES = family.deck_count_probes(ROWS)
+PILE_PROBES = family.pile_probes(ROWS)
 
 
 class Observer(family.Observer):

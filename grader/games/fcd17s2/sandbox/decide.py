@@ -1,4 +1,4 @@
-"""[sandbox side] Ask a student's 2017 player for one move: the family's job (``grader.games.fcd.decide``) with
+"""[sandbox side] Ask a student's 2017 player for one move: the family's job (``grader.games.fcd.sandbox.decide``) with
 the 2017 player API, notation and moves, what the 2017 API shows of a game (``snapshot``: the counters, the
 direction, every hand's size and points, the current hand, the top discard, the whole history) and its words
 (``draw``, ``uno``, ``DRH/G``, ...).
@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.games.fcd import loader
-from grader.games.fcd.decide import Decider, GameView, Words, decide, player_api
-from grader.games.fcd17s2.interface import INCLUDE_DIR
-from grader.games.fcd17s2.play import JOB
-from reference.fcd17s2 import NUM_PLAYERS, Action
-from reference.fcd17s2.moves import WORDS as WORD_OF
+from grader.games.fcd.sandbox import loader
+from grader.games.fcd.sandbox.decide import Decider, GameView, Words, decide, player_api
+from grader.games.fcd17s2.sandbox.interface import API, INCLUDE_DIR
+from grader.games.fcd17s2.sandbox.observe import WORDS as WORD_OF
+from grader.games.fcd17s2.sandbox.observe import Action
+from grader.games.fcd17s2.sandbox.play import JOB
+
+NUM_PLAYERS = API.header_constants()["NUM_PLAYERS"]
 
 INT_QUERIES = ("numCards", "currentPlayer", "currentTurn", "numTurns", "playDirection", "handCardCount",
                "gameWinner")

@@ -1,11 +1,11 @@
 """The 2018 C interface: the headers students include, read by the one cffi module
-(``grader.core.native.Api``) as the declarations a 2018 library is driven through."""
+(``grader.core.sandbox.native.Api``) as the declarations a 2018 library is driven through."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from grader.core.native import Api
+from grader.core.sandbox.native import Api
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 HEADERS = ("Card.h", "Game.h")  # the API: the cffi declarations are read from these

@@ -1,4 +1,4 @@
-"""[sandbox side] Ask a student's 2018 player for one move: the family's job (``grader.games.fcd.decide``) with
+"""[sandbox side] Ask a student's 2018 player for one move: the family's job (``grader.games.fcd.sandbox.decide``) with
 the 2018 player API, notation and moves, what the 2018 API shows of a game (``snapshot``) and its words.
 
 Its guard counts the looks at another player's hand (``getHandCard``: ``arena_c/fcd_guard_flags.h``); the
@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.games.fcd import loader
-from grader.games.fcd.decide import Decider, GameView, Words, decide, player_api
-from grader.games.fcd18s2.interface import INCLUDE_DIR
-from grader.games.fcd18s2.play import JOB
-from reference.moves import Action, MoveSpec
+from grader.games.fcd.sandbox import loader
+from grader.games.fcd.sandbox.decide import Decider, GameView, Words, decide, player_api
+from grader.games.fcd.sandbox.notation import WORD_OF_ACTION
+from grader.games.fcd18s2.sandbox.interface import INCLUDE_DIR
+from grader.games.fcd18s2.sandbox.observe import Action
+from grader.games.fcd18s2.sandbox.play import JOB
 
 INT_QUERIES = ("numCards", "currentPlayer", "currentTurn", "numTurns", "currentTurnMoves",
                "getNumberOfTwoCardsAtTop", "getCurrentColor", "getPreviousTurnPlayer", "getTopDiscardTurnNumber",
@@ -41,7 +42,8 @@ def snapshot(game: GameView, cards: int) -> tuple[Any, ...]:
 
 # A card's notation for a PLAY_CARD, "draw" and "end"; an action 2018 does not have, or a NULL card, is "".
 WORDS = Words(play_card=int(Action.PLAY_CARD),
-              of_action={int(a): str(MoveSpec(a)) for a in Action if a != Action.PLAY_CARD}, unknown="", null_card="")
+              of_action={int(a): WORD_OF_ACTION[a.name] for a in Action if a != Action.PLAY_CARD},
+              unknown="", null_card="")
 DECIDER = Decider(player_api(INCLUDE_DIR), JOB, snapshot, WORDS)
 
 

@@ -230,22 +230,23 @@ def _file_of(module: types.ModuleType) -> Path:
     return Path(module.__file__)
 
 
-@functools.cache
-def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
-    """A world-readable copy of what the worker imports: the grading core, the one game
-    package its job belongs to, the game's other ``packages`` (dotted names are copied at
-    their import path: another game package whose modules the job shares), cffi and its backend,
-    pycparser, orjson -- and nothing else of ours (no other game, no reports, no templates).
+SANDBOX_FOLDER = "sandbox"  # a package's sandbox side: the folder of that name (``grader/core/sandbox/``, ...)
 
-    Copied (about 1.5 MB) so that the sandbox mounts nothing but these files, and so
-    that a sandbox user who cannot read the project's folder can still import them.
-    """
-    import _cffi_backend  # noqa: PLC0415 - located only to be copied
-    import orjson  # noqa: PLC0415 - the frames' JSON
-    import pycparser  # noqa: PLC0415 - cffi parses declarations with it
 
-    root = Path(tempfile.mkdtemp(prefix="fcd-runtime-"))
-    atexit.register(shutil.rmtree, root, True)
+def sandbox_folders(job_module: str, packages: tuple[str, ...]) -> tuple[str, ...]:
+    """The sandbox folders a job is given, as dotted names: the core's, the one its job module is in
+    (``grader.games.fcd18s2.sandbox``), and the game's ``packages`` (its family's: ``grader.games.fcd.sandbox``)."""
+    job_folder = job_module.rsplit(".", 1)[0]
+    folders = ("grader.core.sandbox", job_folder, *packages)
+    for name in folders:
+        if name.rsplit(".", 1)[-1] != SANDBOX_FOLDER:
+            raise ValueError(f"the sandbox is given sandbox folders only, not {name!r}")
+    return tuple(dict.fromkeys(folders))
+
+
+def _legacy_runtime(root: Path, job_module: str, packages: tuple[str, ...]) -> None:
+    """What a job whose game has no sandbox folder yet (Palace: issue 44, still open) is given, as before: the
+    core, the whole game package and its top-level ``packages`` (``reference``).  It knows the answers."""
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "schemas", "report", "*.toml")
     ours = _file_of(grader).resolve().parent
     game = job_module.rsplit(".", 1)[0].split(".")  # grader.games.<game>
@@ -254,9 +255,40 @@ def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     shutil.copy2(ours / "games" / "__init__.py", root / "grader" / "games")
     shutil.copytree(ours / "core", root / "grader" / "core", ignore=skip)
     shutil.copytree(ours.parent.joinpath(*game), root.joinpath(*game), ignore=skip)
-    for name in packages:  # at their import path: a game may share another game's sandbox-side modules
+    for name in packages:  # at their import path
         shutil.copytree(_file_of(importlib.import_module(name)).resolve().parent, root.joinpath(*name.split(".")),
-                        ignore=skip)
+                        ignore=skip, dirs_exist_ok=True)
+
+
+@functools.cache
+def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
+    """A world-readable copy of what the worker imports, and nothing else: the ``sandbox/`` folders of the
+    core, of the job's game and of its ``packages`` (``sandbox_folders``), empty ``__init__.py`` files for their
+    parent packages (``grader``, ``grader.games``, ...: never the real ones, which build a game's ``GameSpec``
+    on its reference), cffi and its backend, pycparser, orjson.  No reference engine, no expected value, no
+    trace or packing code of the trusted side, no cache, no fixture: a library that calls back into Python
+    finds nothing there that knows the answers (``tests/core/test_sandbox_layout.py``).
+
+    Copied so that the sandbox mounts nothing but these files, and so that a sandbox user who cannot read
+    the project's folder can still import them.
+    """
+    import _cffi_backend  # noqa: PLC0415 - located only to be copied
+    import orjson  # noqa: PLC0415 - the frames' JSON
+    import pycparser  # noqa: PLC0415 - cffi parses declarations with it
+
+    root = Path(tempfile.mkdtemp(prefix="fcd-runtime-"))
+    atexit.register(shutil.rmtree, root, True)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    project = _file_of(grader).resolve().parent.parent
+    legacy = job_module.rsplit(".", 2)[-2] != SANDBOX_FOLDER
+    if legacy:
+        _legacy_runtime(root, job_module, packages)  # (Palace, until its sandbox side is a folder of its own)
+    for name in () if legacy else sandbox_folders(job_module, packages):
+        parts = name.split(".")
+        shutil.copytree(project.joinpath(*parts), root.joinpath(*parts), ignore=skip, dirs_exist_ok=True)
+        for depth in range(1, len(parts)):  # the parents: stubs
+            if not root.joinpath(*parts[:depth], "__init__.py").exists():
+                root.joinpath(*parts[:depth], "__init__.py").touch()
     for pkg in (cffi, pycparser, orjson):
         folder = _file_of(pkg).resolve().parent
         shutil.copytree(folder, root / folder.name, ignore=skip)
@@ -405,10 +437,11 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
     """Start the fork server, sandboxed when possible, talking frames on stdin/stdout."""
     mode = detect_mode()
     if mode.name == "degraded":
-        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": worker_search_path(packages), "PYTHONDONTWRITEBYTECODE": "1",
+        runtime = worker_search_path(job_module, packages)  # also its folder: ``-m`` puts the folder on the path
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": runtime, "PYTHONDONTWRITEBYTECODE": "1",
                "GLIBC_TUNABLES": DETERMINISTIC_MALLOC}
-        return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.core.worker", job_module],
-                                stdin=subprocess.PIPE,
+        return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.core.sandbox.worker", job_module],
+                                stdin=subprocess.PIPE, cwd=runtime,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     python = sandbox_python()
     assert python is not None  # detect_mode checked it
@@ -421,7 +454,7 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
         return _bwrap_base(binds + ["--setenv", "PYTHONPATH", "/opt/fcd", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
                                     "--setenv", "PATH", "/usr/bin", "--setenv", "GLIBC_TUNABLES", DETERMINISTIC_MALLOC,
                                     "--chdir", "/tmp", "--remount-ro", "/"], scratch) + \
-            [python, "-S", "-B", "-m", "grader.core.worker", job_module]
+            [python, "-S", "-B", "-m", "grader.core.sandbox.worker", job_module]
 
     proc, scratch = _sandboxed_popen(argv_with, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, env=BWRAP_ENV)
@@ -430,18 +463,10 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
     return proc
 
 
-def worker_search_path(packages: tuple[str, ...] = ()) -> str:
-    """PYTHONPATH for a worker run with ``python -S`` outside the sandbox: ours, the game's
-    ``packages``, cffi, pycparser, cffi's backend and orjson, and nothing else of site-packages."""
-    import _cffi_backend  # noqa: PLC0415
-    import orjson  # noqa: PLC0415
-    import pycparser  # noqa: PLC0415
-
-    ours = [str(_file_of(p).resolve().parent.parent)
-            for p in (grader, *(importlib.import_module(name) for name in packages))]
-    extra = {str(_file_of(m).resolve().parent.parent) for m in (cffi, pycparser, orjson)}
-    extra.add(str(_file_of(_cffi_backend).resolve().parent))
-    return os.pathsep.join(dict.fromkeys([*ours, *sorted(extra)]))
+def worker_search_path(job_module: str, packages: tuple[str, ...] = ()) -> str:
+    """PYTHONPATH for a worker run with ``python -S`` outside the sandbox (degraded mode): the runtime copy
+    the sandbox would be given (``runtime_dir``), so the reference is no more importable there than inside."""
+    return str(runtime_dir(job_module, packages))
 
 
 def library_path_inside(library: Path) -> str:

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from grader.core.arena.decision_clock import timed_decision
-from grader.core.native import Api, open_library
-from grader.games.fcd.loader import CLibrary
-from grader.games.fcd.observe import card_label
-from grader.games.fcd.play import Job, resolve
-from reference.cards import COLOR_LETTERS
+from grader.core.sandbox.clocks import timed_decision
+from grader.core.sandbox.native import Api, open_library
+from grader.games.fcd.sandbox.loader import CLibrary
+from grader.games.fcd.sandbox.notation import COLOR_LETTERS
+from grader.games.fcd.sandbox.observe import card_label
+from grader.games.fcd.sandbox.play import Job, resolve
 
 GUARD_HEADER = Path(__file__).resolve().parent / "arena_c" / "fcd_guard.h"
 DECLARE = 0xD  # the value whose card declares a colour (2018's D, 2017's DECLARE)

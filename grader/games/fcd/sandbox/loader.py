@@ -1,4 +1,4 @@
-"""Final Card-Down's library: load a built submission and drive it (on ``grader.core.native``).
+"""Final Card-Down's library: load a built submission and drive it (on ``grader.core.sandbox.native``).
 
 The cffi declarations are read from the very headers students include
 (an edition's ``native.Api``), so the two can never
@@ -19,12 +19,12 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
-from grader.core.native import Api, NativeGame, cached_function_type, declarations, game_class, load_symbols
+from grader.core.sandbox.native import Api, NativeGame, cached_function_type, declarations, game_class, load_symbols
 
 if TYPE_CHECKING:
     import cffi
 
-    from grader.games.fcd.observe import MadeMove
+    from grader.games.fcd.sandbox.observe import MadeMove
 
 def warm_up(api: Api, *, native_observer: bool) -> None:
     """Build, once, what every fork child would otherwise build again: the call

@@ -1,12 +1,12 @@
 """Observations: everything the Game.h API lets a tester see, as plain data.
 
 One function observes either engine -- the reference ``Game`` or the loaded
-student library behind ``grader.games.fcd.loader.CGame`` -- because both expose the same
+student library behind ``grader.games.fcd.sandbox.loader.CGame`` -- because both expose the same
 snake_case methods.  The worker calls it on the student's game and sends the
 result back; the grader calls it on the reference.  A trace is the list of
 observations after newGame and after each move.
 
-Each observation of ``grader.games.fcd.observations`` is one *probe*.  Probes read by
+Each observation of ``grader.games.fcd.sandbox.observations`` is one *probe*.  Probes read by
 counts, never by walking until NULL: a hand by ``handCardCount()`` /
 ``playerCardCount(p)``, a pile as deep as the grader asks (the reference's
 pile size, capped).  Whether one past the end is NULL (A27) is a probe of its
@@ -26,10 +26,10 @@ from __future__ import annotations
 import re
 from typing import Callable, ClassVar, Mapping, Protocol, Sequence, SupportsInt, cast
 
-from grader.core.native import snake
-from grader.core.protocol import LOADING
-from grader.games.fcd.observations import Table
-from reference.cards import COLOR_LETTERS, Value, format_key
+from grader.core.sandbox.native import snake
+from grader.core.sandbox.protocol import LOADING
+from grader.games.fcd.sandbox.notation import COLOR_LETTERS, D, format_key
+from grader.games.fcd.sandbox.observations import Table
 
 # How far down each pile to look when the deck is large (observing an 800-card
 # pile after every move costs more than it tells).
@@ -133,7 +133,7 @@ def pile_depths(game: PileSizes, full: bool) -> tuple[int, int]:
 
 class Observer:
     """Observes one game, step after step; ``trace`` hears of every call before it is made.  An edition
-    binds its probes (``grader.games.fcd18s2.observe.Observer``): their numbers for the call slot, the
+    binds its probes (``grader.games.fcd18s2.sandbox.observe.Observer``): their numbers for the call slot, the
     int queries, the deck counts and the piles, read from its observation table."""
 
     probe_ids: ClassVar[Mapping[str, int]]  # observation -> its number in the call slot
@@ -330,7 +330,7 @@ def play_moves(card: CardLike, player_move: Callable[..., MadeMove], play_card: 
     """The PLAY_CARD moves for one card, with their notation; a D once per colour (``player_move`` and
     ``play_card``: the edition's moves)."""
     name = card_label((card.value, card.color, card.suit))
-    if int(card.value) == Value.D:
+    if int(card.value) == D:
         return [(player_move(play_card, card, col), f"{name}/{COLOR_LETTERS[col]}") for col in range(5)]
     return [(player_move(play_card, card, 0), name)]
 

@@ -1,6 +1,6 @@
 """An observation table as a value: everything an edition's Game.h lets a tester see, and which rules govern it.
 
-An edition's table (``grader.games.fcd18s2.observations``, ``grader.games.fcd17s2.observations``) has
+An edition's table (``grader.games.fcd18s2.sandbox.observations``, ``grader.games.fcd17s2.sandbox.observations``) has
 one row per observation (a field of a trace step).  Each row says what a
 student recognises (the C call and its meaning in plain words), which rule
 *family* it belongs to (random games lose marks once per family), and which
@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Callable, Mapping
 
 # A clause's scope (``Table.scopes``): does it govern the observation in this state?  Over the reference's
-# observation there (``grader.games.fcd.observe.Obs``: field -> plain data).
+# observation there (``grader.games.fcd.sandbox.observe.Obs``: field -> plain data).
 Judged = Callable[[dict[str, object]], bool]
 # ... and for an answer of a battery (``Table.answer_scopes``): over the observation and the move's label.
 Answered = Callable[[dict[str, object], str], bool]
@@ -80,7 +80,7 @@ CHANGES: dict[str, str] = {
 class Table:
     """One edition's observation table as a value: what the comparison, a test's focus, the
     scenario loader and the shape check read, so every Final Card-Down edition shares them
-    (``grader.games.fcd17s2.observations`` is the 2017 table)."""
+    (``grader.games.fcd17s2.sandbox.observations`` is the 2017 table)."""
 
     observations: tuple[Observation, ...]
     identity: Observation  # checked between steps, not a field of a step

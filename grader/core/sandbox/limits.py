@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Mapping, TypedDict, Unpack
 
-from grader.core.values import to_float, to_int
+from grader.core.sandbox.values import to_float, to_int
 
 
 class LimitsDict(TypedDict):
