@@ -275,7 +275,9 @@ def test_gradescope_scores(tmp_path: Path) -> None:
     assert (data["score"], data["max_score"]) == (ALICE_SCORE, ALICE_MAX)
     assert data["execution_time"] == 12
     got = {t["name"]: (t["score"], t["max_score"]) for t in data["tests"]}
-    assert got == pytest.approx(ALICE_TESTS)
+    assert got.keys() == ALICE_TESTS.keys()  # (newer pytest's approx takes no dict of tuples)
+    for name, marks in ALICE_TESTS.items():
+        assert got[name] == pytest.approx(marks), name
     assert sum(t["score"] for t in data["tests"]) == pytest.approx(ALICE_SCORE)
     assert sum(t["max_score"] for t in data["tests"]) == pytest.approx(ALICE_MAX)
     status = {t["name"]: t["status"] for t in data["tests"]}
