@@ -42,6 +42,7 @@ from typing import Any, Callable, Sequence, TypedDict
 import cffi
 
 import grader
+from grader.core.interpreter import python_module
 
 SANDBOX_UID = 65534
 # Same submission, same marks: glibc fills what malloc hands out with 0xa5 bytes (perturb ^ 0xff) and
@@ -440,7 +441,7 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
         runtime = worker_search_path(job_module, packages)  # also its folder: ``-m`` puts the folder on the path
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": runtime, "PYTHONDONTWRITEBYTECODE": "1",
                "GLIBC_TUNABLES": DETERMINISTIC_MALLOC}
-        return subprocess.Popen([sys.executable, "-S", "-B", "-m", "grader.core.sandbox.worker", job_module],
+        return subprocess.Popen(python_module("grader.core.sandbox.worker", job_module, flags=("-S", "-B")),
                                 stdin=subprocess.PIPE, cwd=runtime,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     python = sandbox_python()
@@ -454,7 +455,7 @@ def worker_popen(lib_dir: Path, job_module: str, packages: tuple[str, ...]) -> s
         return _bwrap_base(binds + ["--setenv", "PYTHONPATH", "/opt/fcd", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
                                     "--setenv", "PATH", "/usr/bin", "--setenv", "GLIBC_TUNABLES", DETERMINISTIC_MALLOC,
                                     "--chdir", "/tmp", "--remount-ro", "/"], scratch) + \
-            [python, "-S", "-B", "-m", "grader.core.sandbox.worker", job_module]
+            python_module("grader.core.sandbox.worker", job_module, python=python, flags=("-S", "-B"))
 
     proc, scratch = _sandboxed_popen(argv_with, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, env=BWRAP_ENV)

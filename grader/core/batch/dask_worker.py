@@ -27,6 +27,7 @@ from distributed.core import Status
 
 from grader.core.batch.requirements import WorkerRefused, check_worker, worker_problems
 from grader.core.batch.store import grader_version
+from grader.core.interpreter import python_module
 
 if TYPE_CHECKING:
     from distributed import Worker
@@ -47,8 +48,8 @@ def start_workers(scheduler: str, nworkers: int | None) -> int:
     except WorkerRefused as err:
         print(f"fcd-grade worker: {err}", file=sys.stderr)
         return 2
-    argv = [sys.executable, "-m", "distributed.cli.dask_worker", scheduler, "--nworkers",
-            str(nworkers or os.cpu_count() or 1), "--nthreads", "1", "--resources", f"{RESOURCE}=1"]
+    argv = python_module("distributed.cli.dask_worker", scheduler, "--nworkers", str(nworkers or os.cpu_count() or 1),
+                         "--nthreads", "1", "--resources", f"{RESOURCE}=1")
     os.execv(sys.executable, argv)
     return 0  # not reached
 

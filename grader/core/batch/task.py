@@ -20,7 +20,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from pathlib import Path
 from grader.core.batch.requirements import worker_problems
 from grader.core.batch.store import grader_version
 from grader.core.batch.submissions import write_files
+from grader.core.interpreter import python_module
 from grader.core.results import SubmissionJSON, SubmissionResult, TestResult, Verdict
 
 PR_SET_PDEATHSIG = 1
@@ -103,8 +103,8 @@ def _grade(job: GradeJob, here: str) -> GradeOutput:
         folder.mkdir(parents=True)
         write_files(job.files, folder)
         given = folder / job.entry if job.entry else folder  # read by fcd-grade as any submission is
-        argv = [sys.executable, "-m", "grader.core.cli", str(given), "--out", str(report_dir), "--quiet",
-                "--game", job.game, *job.options, *(x for note in job.notes for x in ("--note", note))]
+        argv = python_module("grader.core.cli", str(given), "--out", str(report_dir), "--quiet", "--game", job.game,
+                             *job.options, *(x for note in job.notes for x in ("--note", note)))
         if job.config_text is not None:
             (base / "marking.toml").write_text(job.config_text)
             argv += ["--config", str(base / "marking.toml")]

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from hypothesis.database import ExampleDatabase
 from hypothesis.errors import HypothesisWarning, NoSuchExample
 
+from grader.core.interpreter import python_module
 from grader.games.fcd.edition import Edition, G, LegalMove, ReferenceGame, WrittenMove
 from grader.games.fcd.random_families import FAMILIES, Family, RandomGame
 from reference import Deck, Value, traditional_deck
@@ -121,8 +122,8 @@ def in_fresh_process(family: Family, count: int, edition: Edition[G]) -> list[li
     ``[deck, [move, ...]]`` in the notation."""
     root = str(Path(__file__).resolve().parents[3])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    done = subprocess.run([sys.executable, "-m", "grader.games.fcd.random_generation", family.name, str(count),
-                           edition.name], capture_output=True, text=True, env=env, timeout=1800, check=False)
+    done = subprocess.run(python_module("grader.games.fcd.random_generation", family.name, str(count), edition.name),
+                          capture_output=True, text=True, env=env, timeout=1800, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"making the random games of {family.name} failed: {done.stderr[-2000:]}")
     games: list[list[Any]] = json.loads(done.stdout)
