@@ -7,9 +7,9 @@ a bug of ours, never the student's fault and never marked as theirs).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
-from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from grader.core.suite.judge import SuiteJSON, SuiteResult
 
@@ -33,6 +33,31 @@ def group_rank(group: str) -> int:
 
 
 REFUSED = "refused"  # a submission's status when its library calls outside the C library (never loaded)
+# A hand-in that was not read, by why (``SubmissionResult.not_read``): each is its own status.
+UNREADABLE = "unreadable"  # a broken archive, too big, too many files
+UNSUPPORTED_ARCHIVE = "unsupported archive"  # a .rar or .7z: an archive the grader does not unpack
+NOTHING_HANDED_IN = "nothing handed in"  # an empty folder
+NOT_READ = (UNREADABLE, UNSUPPORTED_ARCHIVE, NOTHING_HANDED_IN)
+
+
+@dataclass(frozen=True)
+class Student:
+    """Who handed a submission in, as the learning-management system's export says (``grader.core.batch.exports``):
+    the CSV's and the dashboard's columns, and what a grade file for the LMS is matched by."""
+
+    name: str = ""
+    student_id: str = ""  # the LMS's own: Moodle's participant number, Canvas's user id, Gradescope's SID
+    email: str = ""
+    lms: str = ""  # "moodle", "canvas", "gradescope"
+    late: bool = False  # the export marks it late (Canvas's LATE)
+    submitted_at: str = ""  # when, as the export gives it ('' when it does not)
+
+    def to_json(self) -> dict[str, str | bool]:
+        return {k: v for k, v in asdict(self).items() if v}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Student:
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
 class Verdict(Enum):
@@ -388,6 +413,8 @@ class SubmissionResult:
     suite: SuiteResult | None = None  # the student's own test program, marked apart (None: none graded)
     players: PlayersResult | None = None  # the student's player.c, marked apart (None: none graded)
     unreadable: str = ""  # why the hand-in could not be read (a broken archive, too big): '' when it was read
+    not_read: str = ""  # which of ``NOT_READ`` that is ('' with ``unreadable`` set: UNREADABLE, as stored before)
+    student: Student | None = None  # who handed it in, when the class's export says (a batch sets it)
     refused: tuple[str, ...] = ()  # what its library calls outside the C library: never loaded (build.foreign_symbols)
     only: tuple[str, ...] = ()  # ``--only``: just these tests ran, so the mark is partial (never stored)
 
@@ -412,7 +439,7 @@ class SubmissionResult:
     @property
     def status(self) -> str:
         if self.unreadable:
-            return "unreadable"
+            return self.not_read or UNREADABLE
         if self.refused:
             return REFUSED
         if not self.build_ok:
@@ -448,6 +475,7 @@ class SubmissionResult:
             "suite": self.suite.to_json() if self.suite is not None else None,
             "players": self.players.to_json() if self.players is not None else None,
             "unreadable": self.unreadable, "only": list(self.only), "refused": list(self.refused),
+            "not_read": self.not_read, "student": self.student.to_json() if self.student is not None else None,
         }
 
 
@@ -483,6 +511,8 @@ class SubmissionJSON(TypedDict):
     unreadable: NotRequired[str]
     refused: NotRequired[list[str]]
     only: NotRequired[list[str]]
+    not_read: NotRequired[str]
+    student: NotRequired[dict[str, Any] | None]
 
 
 def result_from_json(data: SubmissionJSON) -> SubmissionResult:
@@ -500,7 +530,8 @@ def result_from_json(data: SubmissionJSON) -> SubmissionResult:
         suite=SuiteResult.from_json(suite) if suite else None,
         players=PlayersResult.from_json(players) if players else None,
         unreadable=data.get("unreadable", ""), only=tuple(data.get("only", ())),
-        refused=tuple(data.get("refused", ())),
+        refused=tuple(data.get("refused", ())), not_read=data.get("not_read", ""),
+        student=Student.from_json(student) if (student := data.get("student")) else None,
     )
     result.groups = [GroupMarks(**g) for g in data["groups"]]
     return result

@@ -1,12 +1,18 @@
 """A submission as a user hands it in, read as the folder of its sources: one definition for ``fcd-grade``
 and ``fcd-grade batch``.
 
-A submission is a folder or an archive (.zip, .tar, .tar.gz, .tgz) with its
-sources at the top, or down a chain of lone folders: ``gina/ass2/*.c`` is how
-learning-management systems export a class, and a zip made from a folder holds
-that one folder.  A folder with no C source and exactly one folder in it is
-followed, and a note says so (what a student handed in is graded where it is,
-not failed for where it sits).
+A submission is a folder or an archive (.zip, .tar, .tar.gz, .tgz, .tar.bz2,
+.tar.xz) with its sources at the top, or down a chain of lone folders:
+``gina/ass2/*.c`` is how learning-management systems export a class, and a zip
+made from a folder holds that one folder.  A folder with no C source and exactly
+one folder in it is followed, and a note says so (what a student handed in is
+graded where it is, not failed for where it sits).  A folder with no C source
+and one archive in it (Moodle's ``Name_ID_assignsubmission_file_/ass2.zip``,
+perhaps beside a receipt) is that archive, unpacked as if given directly.
+
+What cannot be graded says why in its own status (``results.NOT_READ``) and
+what to hand in instead: an archive the grader does not unpack (.rar, .7z), a
+folder with nothing in it, and an unreadable one.
 
 Archives are unpacked with every member checked: no path out of the folder,
 no links or devices, at most 64 MiB and 2000 files.  One that cannot be read
@@ -27,7 +33,11 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz")
+from grader.core.results import NOTHING_HANDED_IN, UNREADABLE, UNSUPPORTED_ARCHIVE, Student
+
+ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+UNSUPPORTED_ARCHIVES = {".rar": "a RAR archive", ".7z": "a 7-Zip archive"}  # seen in class exports; not unpacked
+HAND_IN_INSTEAD = "hand in your .c files themselves, or a .zip or .tar.gz of them"
 MAX_UNPACKED = 64 * 1024 * 1024  # bytes one submission may hold (an archive: unpack to)
 MAX_FILES = 2000  # files one submission may hold
 LONE_FOLDERS = 4  # lone folders followed down to the sources, at most
@@ -42,13 +52,21 @@ class HandedIn:
     given: Path  # the folder or archive as the user named it
     folder: Path | None
     down: str = ""  # the lone folders followed to the sources, as a path from ``given`` ('' at its top)
-    problem: str = ""  # why it cannot be read ('' when it can)
+    problem: str = ""  # why it cannot be read, and what to hand in instead ('' when it can)
+    not_read: str = UNREADABLE  # with a problem: which status it is (``results.NOT_READ``)
     left_out: tuple[str, ...] = ()  # what was not read, and why (a link): notes for the student
+    archive: str = ""  # the archive inside the folder that is the hand-in, as a path from ``given`` ('': none)
+    student: Student | None = None  # who handed it in, when the class is an LMS's export (``batch.exports``)
 
     @property
     def notes(self) -> list[str]:
         """What was done to find the sources, in words, for the console and the report."""
-        found = [f"The sources are in {_shown(self.given)}/{self.down}: graded from there."] if self.down else []
+        if self.archive:
+            inside = f" (its sources {self.down} in it)" if self.down else ""
+            found = [f"Your hand-in is the archive {_shown(self.given)}/{self.archive}{inside}: it was unpacked and "
+                     f"graded as if handed in alone."]
+        else:
+            found = [f"The sources are in {_shown(self.given)}/{self.down}: graded from there."] if self.down else []
         return [*found, *self.left_out]
 
 
@@ -65,9 +83,16 @@ def archive_stem(path: Path) -> str | None:
     return None
 
 
+def unsupported_archive(path: Path) -> str | None:
+    """What kind of archive the grader does not unpack ``path`` is named as (``a RAR archive``), or None."""
+    return next((kind for ext, kind in UNSUPPORTED_ARCHIVES.items() if path.name.lower().endswith(ext)), None)
+
+
 def is_submission(path: Path) -> bool:
-    """A folder, or a file named as an archive (whether it unpacks is ``open_submission``'s to say)."""
-    return path.is_dir() or (path.is_file() and archive_stem(path) is not None)
+    """A folder, or a file named as an archive, one the grader does not unpack too (whether it unpacks is
+    ``open_submission``'s to say)."""
+    named = archive_stem(path) is not None or unsupported_archive(path) is not None
+    return path.is_dir() or (path.is_file() and named)
 
 
 def _check_members(members: list[tuple[str, int]], dest: Path) -> None:
@@ -150,22 +175,51 @@ def _no_follow(path: str, flags: int) -> int:
     return os.open(path, flags | os.O_NOFOLLOW)
 
 
+def _holds_nothing(folder: Path) -> bool:
+    """No file anywhere under ``folder`` but what an archiver or a system adds (dot files, ``__MACOSX``)."""
+    return not any(p.is_file() or p.is_symlink() for p in folder.rglob("*")
+                   if not any(part.startswith(".") or part in SKIPPED for part in p.relative_to(folder).parts))
+
+
+def _archive_within(found: Path) -> Path | None:
+    """The one archive a sources folder with no C source holds (Moodle's ``.../ass2.zip``), or None."""
+    entries = _visible(found)
+    if any(p.suffix == ".c" for p in entries):
+        return None
+    archives = [p for p in entries if p.is_file() and not p.is_symlink()
+                and (archive_stem(p) is not None or unsupported_archive(p) is not None)]
+    return archives[0] if len(archives) == 1 else None
+
+
+def _not_read(name: str, given: Path, problem: str, status: str = UNREADABLE) -> HandedIn:
+    return HandedIn(name, given, None, problem=problem, not_read=status)
+
+
 def open_submission(given: Path, scratch: Path) -> HandedIn:
     """The submission ``given`` names, its sources found and read into ``scratch`` (an archive unpacked there,
-    a folder's sources copied there without following a link).  ``given`` must be a folder or an archive
-    (``is_submission``)."""
+    a folder's sources copied there without following a link; an archive that is a folder's only hand-in
+    unpacked there too).  ``given`` must be a folder or an archive (``is_submission``)."""
     stem = archive_stem(given) if not given.is_dir() else None
     name = stem if stem is not None else _shown(given)
+    if (kind := unsupported_archive(given)) is not None and not given.is_dir():
+        return _not_read(given.name[: given.name.rfind(".")] or given.name, given,
+                         f"{given.name} is {kind}, which the grader does not unpack: {HAND_IN_INSTEAD}",
+                         UNSUPPORTED_ARCHIVE)
     top = given
     if stem is not None:
         try:
             unpack(given, scratch)
         except (ValueError, OSError, EOFError, zipfile.BadZipFile, tarfile.TarError) as err:
-            return HandedIn(name, given, None, problem=f"could not unpack {given.name}: {err}")
+            return _not_read(name, given, f"could not unpack {given.name}: {err}")
         top = scratch
+    elif _holds_nothing(given):
+        return _not_read(name, given, f"{_shown(given)} holds no file: nothing was handed in ({HAND_IN_INSTEAD})",
+                         NOTHING_HANDED_IN)
     try:
         found = sources_folder(top)
         down = found.relative_to(top).as_posix() if found != top else ""
+        if stem is None and (inner := _archive_within(found)) is not None:
+            return _inner_archive(name, given, inner, down, scratch)
         if stem is not None:
             return HandedIn(name, given, found, down)
         copy = scratch / "sources"
@@ -175,3 +229,12 @@ def open_submission(given: Path, scratch: Path) -> HandedIn:
     except (OSError, ValueError) as err:
         return HandedIn(name, given, None, problem=f"could not read {given.name}: {err}")
     return HandedIn(name, given, copy, down, left_out=left_out)
+
+
+def _inner_archive(name: str, given: Path, archive: Path, down: str, scratch: Path) -> HandedIn:
+    """A folder whose hand-in is one archive: that archive, opened as if given directly, with a note saying so."""
+    inner = open_submission(archive, scratch / "archive")
+    if inner.folder is None:
+        return _not_read(name, given, inner.problem, inner.not_read)
+    where = f"{down}/{archive.name}" if down else archive.name
+    return HandedIn(name, given, inner.folder, inner.down, left_out=inner.left_out, archive=where)

@@ -127,7 +127,7 @@ def test_staff_guide_commands_and_configuration(tmp_path: Path) -> None:
     done = run(batch.replace("--jobs 2", "--jobs 2 --random-games 0 --no-memory"), tmp_path)
     assert done.returncode == 1, done.stderr
     rows = (tmp_path / "marks" / "class.csv").read_text().splitlines()
-    assert rows[0].startswith("submission,source_hash,status,build,") and len(rows) == 3
+    assert rows[0].startswith("submission,name,student_id,email,source_hash,status,build,") and len(rows) == 3
     done = run(one.replace("fixtures/", f"{ROOT}/fixtures/"), tmp_path)
     assert done.returncode == 0 and (tmp_path / "one-report" / "junit.xml").is_file()
     block = re.search(r"```toml\n(.*?)```", (ROOT / "docs" / "staff-guide.md").read_text(), re.S)

@@ -442,7 +442,7 @@ def test_class_csv(tmp_path: Path) -> None:
         rows = list(csv.DictReader(f))
     with path.open(newline="", encoding="utf-8") as f:
         header = next(csv.reader(f))
-    assert header == ["submission", "source_hash", "status", "build", "play", "end", "queries", "hidden",
+    assert header == ["submission", "name", "student_id", "email", "source_hash", "status", "build", "play", "end", "queries", "hidden",
                       "random_games", "memory", "total", "max", "passed", "failed", "not_shown",
                       "tests_valid", "tests_caught", "tests_mutants",
                       "tests_marks", "tests_max", "players_marks", "players_max", "seconds", "problem"]
@@ -459,7 +459,7 @@ def test_class_csv(tmp_path: Path) -> None:
     assert by["alice"]["tests_valid"] == by["alice"]["tests_marks"] == ""  # no test program graded
     assert by["alice"]["players_marks"] == by["alice"]["players_max"] == ""  # no player graded
     # The same columns whatever order the submissions come in.
-    assert group_order([carol(), bob(), alice()]) == header[3:-14]
+    assert group_order([carol(), bob(), alice()]) == header[6:-14]
 
 
 def test_class_csv_defuses_formulas(tmp_path: Path) -> None:

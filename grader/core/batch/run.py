@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from grader.core.batch.executors import DaskCluster, LocalProcesses
+from grader.core.batch.exports import which_lms
 from grader.core.batch.progress import BatchProgress
 from grader.core.batch.requirements import WorkerRefused, check_worker
 from grader.core.batch.store import ResultKey, ResultStore, grader_version, marking_hash
@@ -50,17 +51,17 @@ from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.grade import source_hash
 from grader.core.report.write import write_reports
-from grader.core.results import SubmissionResult, result_from_json
+from grader.core.results import UNREADABLE, SubmissionResult, result_from_json
 from grader.core.submission import ARCHIVES, HandedIn, is_submission
 from grader.games import get as get_game
 
 if TYPE_CHECKING:
     from grader.core.similarity.run import Beside
 
-Unreadable = Callable[[str, str], SubmissionResult]  # (name, why) -> its result
+Unreadable = Callable[[str, str, str], SubmissionResult]  # (name, why, status) -> its result
 
 
-def _unreadable(name: str, problem: str, game: GameSpec, config: MarkingConfig,
+def _unreadable(name: str, problem: str, status: str, game: GameSpec, config: MarkingConfig,
                 args: argparse.Namespace) -> SubmissionResult:
     """A hand-in the grader cannot read (a broken archive, too big, too many files): graded as one that holds
     nothing (nothing of the student's runs), so it keeps the marks it could have earned as its maximum, with
@@ -70,7 +71,7 @@ def _unreadable(name: str, problem: str, game: GameSpec, config: MarkingConfig,
     with tempfile.TemporaryDirectory(prefix="fcd-unreadable-") as empty:
         result = grade(Path(empty), config, game=game, random_games=args.random_games,
                        memory=not args.no_memory, own_tests=False)
-    result.submission, result.source_hash, result.unreadable = name, "none", problem
+    result.submission, result.source_hash, result.unreadable, result.not_read = name, "none", problem, status
     result.build_output, result.build_notes, result.build_command, result.build_sources = problem, [], [], []
     for i, t in enumerate(result.tests):  # the first is the build's: the reason, in the compiler's place
         t.notes = []
@@ -168,7 +169,7 @@ def _plan(subs: list[HandedIn], store: ResultStore, game: GameSpec, out: Path,
     why: Counter[str] = Counter()
     for sub in subs:
         if sub.folder is None:
-            results[sub.name] = unreadable(sub.name, sub.problem)
+            results[sub.name] = unreadable(sub.name, sub.problem, sub.not_read)
             _rewrite_reports(results[sub.name], out / "reports" / sub.name, game)
             continue
         key = ResultKey(source_hash(sub.folder, game), version, marking)
@@ -187,7 +188,7 @@ def _plan(subs: list[HandedIn], store: ResultStore, game: GameSpec, out: Path,
         try:
             files, entry = shipped(sub)
         except (OSError, ValueError) as err:
-            results[sub.name] = unreadable(sub.name, f"could not read the submission: {err}")
+            results[sub.name] = unreadable(sub.name, f"could not read the submission: {err}", UNREADABLE)
             _rewrite_reports(results[sub.name], out / "reports" / sub.name, game)
             continue
         to_grade.append((job_of(sub.name, files, entry, sub.left_out), key))
@@ -217,7 +218,7 @@ def root_problem(root: Path) -> str | None:
     if not root.is_dir():
         return f"{root} is not a folder (give the folder that holds one folder or archive per student)"
     entries = [p for p in root.iterdir() if not p.name.startswith(".")]
-    if any(is_submission(p) for p in entries):
+    if which_lms(root) or any(is_submission(p) for p in entries):
         return None
     if any(p.suffix == ".c" for p in entries):
         return (f"{root} holds no submission, only files: it looks like one student's submission; "
@@ -231,10 +232,13 @@ def _found_notes(subs: list[HandedIn], others: list[str]) -> list[str]:
     lines = []
     if others:
         lines.append(f"left out (neither a folder nor an archive): {', '.join(others)}")
-    down = [f"{s.given.name}/{s.down}" for s in subs if s.down]
-    if down:
-        lines.append(f"{len(down)} submission(s) with their sources a lone folder down, graded from there: "
-                     + ", ".join(down[:5]) + (", ..." if len(down) > 5 else ""))
+    for what, found in (("with their sources a lone folder down", [f"{s.given.name}/{s.down}" for s in subs
+                                                                  if s.down and not s.archive]),
+                        ("handed in as an archive inside their folder, unpacked",
+                         [f"{s.given.name}/{s.archive}" for s in subs if s.archive])):
+        if found:
+            lines.append(f"{len(found)} submission(s) {what}, graded from there: "
+                         + ", ".join(found[:5]) + (", ..." if len(found) > 5 else ""))
     return lines
 
 
@@ -285,8 +289,8 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
     def job_of(name: str, files: dict[str, bytes], entry: str, notes: tuple[str, ...]) -> GradeJob:
         return GradeJob(name, files, args.game, config_text, options, args.timeout, entry, notes)
 
-    def unreadable(name: str, problem: str) -> SubmissionResult:
-        return _unreadable(name, problem, game, config, args)
+    def unreadable(name: str, problem: str, status: str) -> SubmissionResult:
+        return _unreadable(name, problem, status, game, config, args)
 
     plan = _plan(subs, store, game, out, job_of, version, marking, unreadable)
     results, from_store, to_grade, why = plan.results, plan.from_store, plan.to_grade, plan.why
@@ -313,7 +317,7 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
             for name, result in results.items():
                 progress.finished(result, cached=name in from_store)
                 if result.unreadable:
-                    progress.note(f"  {name} is unreadable: {result.unreadable}")
+                    progress.note(f"  {name}: {result.status}: {result.unreadable}")
             if executor is not None:
                 progress.note(f"grading {len(to_grade)} of {len(subs)} submissions on {executor.name}"
                               + (f"; Dask dashboard: {executor.dashboard}" if executor.dashboard else ""))
@@ -340,7 +344,7 @@ def run_batch(args: argparse.Namespace, config: MarkingConfig) -> int:
         if executor is not None:
             executor.close()
 
-    ordered = [results[s.name] for s in subs]
+    ordered = [dataclasses.replace(results[s.name], student=s.student) for s in subs]  # who: as exported now
     write_class_csv(ordered, out / "class.csv")
     if any(r.suite is not None for r in ordered):
         write_kill_matrix_csv(ordered, out / "kill_matrix.csv")

@@ -13,20 +13,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from grader.core.batch.exports import arrange
 from grader.core.submission import MAX_FILES, MAX_UNPACKED, HandedIn, archive_stem, is_submission, open_submission
 
 
 def discover(root: Path, out: Path) -> tuple[list[HandedIn], list[str]]:
-    """Every submission under ``root``, in name order, and the names of the other entries (left out)."""
+    """Every submission under ``root``, in name order, each with its student when the class is an LMS's
+    export (``exports``), and the other entries (left out, an LMS's with why)."""
+    arranged = arrange(root, out)
     found: list[HandedIn] = []
-    other: list[str] = []
-    for entry in sorted(root.iterdir()):
-        if entry.name.startswith("."):
-            continue
+    other: list[str] = list(arranged.others)
+    for entry, student in arranged.entries:
         if not is_submission(entry):
             other.append(entry.name)
             continue
-        found.append(open_submission(entry, out / "unpacked" / (archive_stem(entry) or entry.name)))
+        handed = open_submission(entry, out / "unpacked" / (archive_stem(entry) or entry.name))
+        handed.student = student
+        found.append(handed)
     return found, other
 
 

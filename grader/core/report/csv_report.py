@@ -1,6 +1,7 @@
 """The class CSV: one row per submission, marks per group, for staff and spreadsheets.
 
-Columns: submission, source_hash, status, one column per marks group, total, max, the tests passed,
+Columns: submission, the student's name, ID and email (as the class's LMS export gives them: blank for a
+plain class), source_hash, status, one column per marks group, total, max, the tests passed,
 failed and not shown (kept apart), the student's own tests (valid, mutants caught of how many, marks, max: blank
 when not graded), their player (marks, max: blank when not graded), seconds, and the problem: why an
 unreadable submission (status ``unreadable``: a broken archive, too big, too many files) could not be read,
@@ -51,6 +52,16 @@ def spreadsheet_cell(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA) else text
 
 
+STUDENT_COLUMNS = ["name", "student_id", "email"]
+
+
+def _student_cells(result: SubmissionResult) -> list[str]:
+    """Who handed it in, as the LMS export says: blank when it does not."""
+    s = result.student
+    return ["", "", ""] if s is None else [spreadsheet_cell(s.name), spreadsheet_cell(s.student_id),
+                                           spreadsheet_cell(s.email)]
+
+
 TESTS_COLUMNS = ["tests_valid", "tests_caught", "tests_mutants", "tests_marks", "tests_max"]
 
 
@@ -78,11 +89,12 @@ def write_class_csv(results: Sequence[SubmissionResult], path: Path | str) -> No
     groups = group_order(results)
     with Path(path).open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
-        out.writerow(["submission", "source_hash", "status", *groups, "total", "max", "passed", "failed",
-                      "not_shown", *TESTS_COLUMNS, *PLAYERS_COLUMNS, "seconds", "problem"])
+        out.writerow(["submission", *STUDENT_COLUMNS, "source_hash", "status", *groups, "total", "max", "passed",
+                      "failed", "not_shown", *TESTS_COLUMNS, *PLAYERS_COLUMNS, "seconds", "problem"])
         for r in results:
             marks = {g.group: g.marks for g in r.groups}
-            out.writerow([spreadsheet_cell(r.submission), spreadsheet_cell(r.source_hash), r.status,
+            out.writerow([spreadsheet_cell(r.submission), *_student_cells(r), spreadsheet_cell(r.source_hash),
+                          r.status,
                           *(num(marks[g]) if g in marks else "" for g in groups),
                           num(r.score), num(r.max_score), *_verdict_counts(r), *_tests_cells(r), *_players_cells(r),
                           f"{r.seconds:.1f}",

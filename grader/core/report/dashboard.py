@@ -4,9 +4,10 @@ The distribution of marks, the pass rate of every marks group and every test,
 the most common first failures (each with one example to open), who crashed,
 timed out, failed to build or hit a grader error, how long each submission
 took, and a sortable table of students linking to their reports (with the marks of
-their own tests and of their player, marked apart, when any were graded).  A submission
-that could not be read (status ``unreadable``) is listed first among the
-problems, with its reason.  With ``fcd-grade batch --similarity``, the similar pairs
+their own tests and of their player, marked apart, when any were graded; with the students'
+names and IDs when the class is an LMS's export).  A submission that could not be read
+(``results.NOT_READ``: unreadable, an unsupported archive, nothing handed in) is listed first
+among the problems, with its reason.  With ``fcd-grade batch --similarity``, the similar pairs
 (``grader.core.similarity.report``), each linking to its side-by-side page.
 
 A pure function of the batch's results, like every report.  The plots are
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Sequence
 from urllib.parse import quote
 
 from ..replay import replay_address
-from ..results import REFUSED, SubmissionResult, TestResult, Verdict, group_rank
+from ..results import NOT_READ, REFUSED, SubmissionResult, TestResult, Verdict, group_rank
 from .escape import clean_text
 from .html import JINJA, TEMPLATES, num
 
@@ -43,9 +44,9 @@ if TYPE_CHECKING:
 
 # Okabe & Ito (2008), "Color Universal Design": distinct for protanopia, deuteranopia and tritanopia.
 BLUE, VERMILION = "#0072B2", "#D55E00"
-UNREADABLE = "unreadable"  # the status of a hand-in that could not be read (a broken archive, too big)
 PROBLEMS = (  # what a staff member looks for first: (heading, the verdict a test got, or a status)
-    (UNREADABLE, "status"), (REFUSED, "status"), ("build failed", "status"), ("grader error", "status"),
+    *((status, "status") for status in NOT_READ), (REFUSED, "status"), ("build failed", "status"),
+    ("grader error", "status"),
     (Verdict.CRASHED.value, "verdict"), (Verdict.TIMED_OUT.value, "verdict"),
     (Verdict.MEMORY.value, "verdict"), (Verdict.OUTPUT.value, "verdict"), (Verdict.EXITED.value, "verdict"),
 )
@@ -77,6 +78,7 @@ class Student:
     tests_text: str = ""
     player: float | None = None  # the marks of their player (None: none graded)
     player_text: str = ""
+    who: str = ""  # the student's name and ID, as the class's LMS export gives them ('' for a plain class)
 
 
 @dataclass
@@ -122,6 +124,8 @@ class Dashboard:
     compiled: int
     any_tests: bool  # did any student's own tests get graded (then the table shows their marks)
     any_player: bool  # did any student's player get graded (likewise)
+    any_who: bool = False  # does the class's export name its students (a column for their names and IDs)
+    not_read: tuple[str, ...] = NOT_READ  # the statuses whose list says why for each (the template's)
     sortable: str = field(repr=False, default="")
     similarity: SimilaritySection | None = None  # the similar pairs, when the batch checked them
 
@@ -189,7 +193,7 @@ def grading_times(results: Sequence[SubmissionResult]) -> Plot:
     fig, ax = _figure(6.4, 2.8)
     ordered = sorted(results, key=lambda r: r.seconds)
     seconds = [r.seconds for r in ordered]
-    broken = ("build failed", "grader error", UNREADABLE, REFUSED)
+    broken = ("build failed", "grader error", *NOT_READ, REFUSED)
     colours = [VERMILION if r.status in broken else BLUE for r in ordered]
     hatches = ["//" if r.status in broken else "" for r in ordered]
     ax.bar(range(len(seconds)), seconds, color=colours, hatch=hatches, edgecolor="white", linewidth=0.3)
@@ -228,7 +232,14 @@ def _student(result: SubmissionResult, out: Path) -> Student:
         tests_text=f"{num(result.suite.score)} / {num(result.suite.max_score)}" if result.suite is not None else "",
         player=result.players.score if result.players is not None else None,
         player_text=f"{num(result.players.score)} / {num(result.players.max_score)}" if result.players is not None
-        else "")
+        else "", who=_who(result))
+
+
+def _who(result: SubmissionResult) -> str:
+    s = result.student
+    if s is None:
+        return ""
+    return clean_text(" ".join(filter(None, [s.name, f"({s.student_id})" if s.student_id else ""])), 256)
 
 
 def _rates(results: Sequence[SubmissionResult], per_group: bool) -> list[TestRate]:
@@ -291,7 +302,7 @@ def dashboard(results: Sequence[SubmissionResult], out: Path, title: str | None 
         groups=groups, tests=tests, first_failures=first_failures, problems=problems, clear=clear,
         total_seconds=f"{sum(seconds):.0f}", median_seconds=f"{statistics.median(seconds):.1f}" if seconds else "-",
         compiled=len(compiled), any_tests=any(st.tests is not None for st in students),
-        any_player=any(st.player is not None for st in students),
+        any_player=any(st.player is not None for st in students), any_who=any(st.who for st in students),
         sortable=(TEMPLATES / "sortable.js").read_text(), similarity=similarity)
 
 
