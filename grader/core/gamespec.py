@@ -162,6 +162,9 @@ class GameSpec:
     hallmarks: Hallmarks = Hallmarks()
     # How to read the cards, games and moves its messages write, one point a line: the reports print it once
     notation: str = ""
+    # The fixture folders and files its marks are read from (its scenarios, the targets of students' tests): the
+    # store's grader version hashes these, not every fixture (a test's fixture changes no mark)
+    marking_fixtures: Callable[[], tuple[Path, ...]] = tuple
 
     def arena_game(self) -> ArenaGame:
         """The game at the table: its engine with its seating; asking a game that has none is a usage error

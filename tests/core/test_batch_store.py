@@ -12,7 +12,7 @@ from rich.console import Console
 
 from grader.core.batch.progress import BatchProgress
 from grader.core.batch.run import _place_reports
-from grader.core.batch.store import ResultKey, ResultStore, grader_version, marking_hash
+from grader.core.batch.store import PROJECT, ResultKey, ResultStore, grader_version, marking_hash, versioned_files
 from grader.core.batch.submissions import read_files, write_files
 from grader.core.batch.task import GradeJob, failed_result, grade_submission
 from grader.core.results import GroupMarks, SubmissionResult, Verdict
@@ -119,3 +119,19 @@ def test_progress_counts_done_failed_errors_and_stored(capsys: pytest.CaptureFix
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "[1/3] ann: 5/5 passed (stored)"
     assert err[2].startswith("[3/3] cy: 0/0 grader error")
+
+
+def test_the_grader_version_follows_what_marks_are_read_from_not_every_fixture() -> None:
+    """Issue 45: editing a fixture only the tests read (a hostile submission, a class export, a student's test
+    program) must not regrade a class; a scenario, a mutant a student's tests run against or its table must."""
+    files = {p.resolve().relative_to(PROJECT).as_posix() for p in versioned_files()}
+    for marked in ("fixtures/scenarios/draw_two.toml", "fixtures/fcd17s2/scenarios", "fixtures/palace/scenarios",
+                   "fixtures/submissions/model/Game.c", "fixtures/submissions/mutants/d_is_wild/Game.c",
+                   "fixtures/submissions/mutants.py", "fixtures/submissions/variants.py",
+                   "fixtures/fcd17s2/submissions/readings.py", "fixtures/palace/submissions/mutants.py",
+                   "grader/core/grade.py", "reference/game.py", "grader/games/fcd18s2/marking.toml"):
+        assert any(f == marked or f.startswith(marked + "/") for f in files), marked
+    for test_only in ("fixtures/submissions/hostile/", "fixtures/submissions/stubs/", "fixtures/submissions/pairs/",
+                      "fixtures/classes/", "fixtures/student_tests/", "fixtures/players/",
+                      "fixtures/submissions/planted.py"):
+        assert not any(f.startswith(test_only) for f in files), test_only

@@ -40,17 +40,28 @@ from grader.core.results import SubmissionResult, result_from_json
 from grader.core.sandbox.values import Table
 
 _VERSIONED = (".py", ".toml", ".h", ".c", ".html", ".css", ".js", ".xsd")  # what a result can follow from
-_CODE_ROOTS = ("grader", "reference", "fixtures")  # fixtures: the scenarios, the targets of students' tests
+_CODE_ROOTS = ("grader", "reference")
+PROJECT = Path(__file__).resolve().parents[3]
+
+
+def versioned_files() -> list[Path]:
+    """The files a mark can follow from: the grader's code, templates, course headers and default marking, and
+    of ``fixtures/`` only what each game marks with (``GameSpec.marking_fixtures``: its scenarios, the targets
+    of students' tests), so that a fixture only the tests read (a hostile submission, a class) regrades no one."""
+    from grader.games import GAMES, get  # noqa: PLC0415 - the games are what the store versions
+
+    tops = [PROJECT / top for top in _CODE_ROOTS]
+    tops += [p for name in sorted(GAMES) for p in get(name).marking_fixtures()]
+    found = {p for top in tops for p in ([top] if top.is_file() else top.rglob("*"))
+             if p.suffix in _VERSIONED and p.is_file() and "__pycache__" not in p.parts}
+    return sorted(found)
 
 
 @cache
 def grader_version() -> str:
-    """A hash of the grader's own files (code, templates, course headers, default marking): a worker
-    with another version would give other marks, so it is part of every key."""
-    root = Path(__file__).resolve().parents[3]
-    return digest(((p.relative_to(root).as_posix(), p.read_bytes())
-                   for top in _CODE_ROOTS for p in sorted((root / top).rglob("*"))
-                   if p.suffix in _VERSIONED and p.is_file() and "__pycache__" not in p.parts), 16)
+    """A hash of ``versioned_files``, names and bytes: a worker with another version would give other marks, so
+    it is part of every key."""
+    return digest(((p.resolve().relative_to(PROJECT).as_posix(), p.read_bytes()) for p in versioned_files()), 16)
 
 
 def marking_hash(config_raw: Table, options: Mapping[str, object]) -> str:

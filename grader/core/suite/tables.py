@@ -51,11 +51,12 @@ def variant_lists(generator: Path, mutants: Path, readings: Path,
     return tuple(tables[mutants].MUTANTS), tuple(tables[readings].READINGS)
 
 
-def targets(root: Path, test_file: str, mutants: tuple[Any, ...], readings: tuple[Any, ...]) -> Targets:
+def targets(root: Path, test_file: str, mutants: tuple[Any, ...], readings: tuple[Any, ...], *,
+            tables: tuple[Path, ...] = ()) -> Targets:
     """The targets of a ``test_file``: ``root``'s model, and its folders of the ``readings`` and of the ``mutants`` a
-    test program can fail on."""
+    test program can fail on; ``tables``: the files they were read from (``variant_lists``' arguments)."""
     return Targets(
-        test_file=test_file,
+        test_file=test_file, tables=tuple(dict.fromkeys(tables)),
         model=Target("model", MODEL, root / "model", (), "the course's model"),
         readings=tuple(Target(r.name, READING, root / "readings" / r.name, tuple(r.rules), r.says) for r in readings),
         mutants=tuple(Target(m.name, MUTANT, root / "mutants" / m.name, tuple(m.rules), m.says)

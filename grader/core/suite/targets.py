@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 OWN, MODEL, READING, MUTANT = "own", "model", "reading", "mutant"
 
@@ -32,10 +33,21 @@ class Targets:
     model: Target
     readings: tuple[Target, ...]
     mutants: tuple[Target, ...]
+    tables: tuple[Path, ...] = ()  # the files the readings' and mutants' names, rules and words were read from
 
     def all(self) -> tuple[Target, ...]:
         return (self.model, *self.readings, *self.mutants)
 
+    def fixture_paths(self) -> tuple[Path, ...]:
+        """What a mark of a student's tests is read from: each target's folder and the tables naming them."""
+        return (*(t.folder for t in self.all()), *self.tables)
+
     def hiding(self, names: frozenset[str]) -> Targets:
         """The same targets with the mutants named in ``names`` hidden from students."""
         return replace(self, mutants=tuple(replace(m, hidden=m.name in names) for m in self.mutants))
+
+
+def marking_fixtures(scenarios: Path, suite_targets: Callable[[], Targets | None] | None) -> tuple[Path, ...]:
+    """A game's ``GameSpec.marking_fixtures``: its scenarios' folder and its students' tests' targets."""
+    targets = suite_targets() if suite_targets is not None else None
+    return (scenarios, *(targets.fixture_paths() if targets is not None else ()))

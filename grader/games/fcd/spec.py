@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from grader.core.gamespec import GameSpec, Hallmarks, Ruling
 from grader.core.sandbox.native import Api
+from grader.core.suite.targets import marking_fixtures
 from grader.games.fcd.engine import FcdEngine
 from grader.games.fcd.focus import owners
 from reference.cards import COLOR_LETTERS, COLOR_NAMES, SUIT_LETTERS, SUIT_NAMES, VALUE_DIGITS
@@ -95,4 +96,5 @@ def edition_spec(package: str, *, engine: FcdEngine, interface: Api, course_head
         arena=arena,
         hallmarks=Hallmarks(flag=f"--edition {name.removeprefix('fcd')}", words=hallmarks),
         notation=notation(value_names, words, interface.header_constants()["NUM_PLAYERS"]),
+        marking_fixtures=lambda: marking_fixtures(part("scenarios").SCENARIO_DIR, suite_targets),
     )

@@ -14,11 +14,16 @@ from grader.core.suite.targets import Targets
 SUBMISSIONS = Path(__file__).resolve().parents[3] / "fixtures" / "submissions"
 
 
+def table_files(root: Path = SUBMISSIONS) -> tuple[Path, Path, Path]:
+    """(generator, mutants' table, readings' table): ``variants.py`` and, for both, ``mutants.py``."""
+    return root / "variants.py", root / "mutants.py", root / "mutants.py"
+
+
 def variant_lists(root: Path = SUBMISSIONS) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """(mutants, readings) as ``mutants.py`` lists them (it imports ``variants``, lent to it for the import)."""
-    return tables.variant_lists(root / "variants.py", root / "mutants.py", root / "mutants.py", "fcd")
+    return tables.variant_lists(*table_files(root), "fcd")
 
 
 @functools.cache
 def suite_targets(root: Path = SUBMISSIONS) -> Targets:
-    return tables.targets(root, "testGame.c", *variant_lists(root))
+    return tables.targets(root, "testGame.c", *variant_lists(root), tables=table_files(root))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, cast
 
 from grader.core.gamespec import GameSpec, Hallmarks
 from grader.core.policy import NO_POLICY, Policy
+from grader.core.suite.targets import marking_fixtures
 from grader.games.palace.engine import ENGINE
 from grader.games.palace.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
 from reference.palace import BY_ID
@@ -122,6 +123,12 @@ def _replay_frames(deck: str, moves: str) -> tuple[Frame, ...]:
     raise GameError(f"no reading of the LENIENT switches allows every move of {moves[:80]!r}")
 
 
+def _scenario_dir() -> Path:
+    from grader.games.palace.scenarios import SCENARIO_DIR  # noqa: PLC0415
+
+    return SCENARIO_DIR
+
+
 def _suite_targets() -> Targets | None:
     """What a student's ``testPalace.c`` is run against (``grader.games.palace.suite``); None outside a checkout,
     which has no bundled model, readings and mutants."""
@@ -157,6 +164,7 @@ GAME = GameSpec(
     write_repros=_write_repros,
     replay_frames=_replay_frames,
     suite_targets=_suite_targets,
+    marking_fixtures=lambda: marking_fixtures(_scenario_dir(), _suite_targets),
     arena=_arena,
     hallmarks=HALLMARKS,
     notation=NOTATION,

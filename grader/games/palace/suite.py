@@ -23,11 +23,17 @@ GENERATOR = FIXTURES / "submissions" / "variants.py"  # the 2018 generator, whos
 TEST_FILE = "testPalace.c"
 
 
+def table_files(root: Path = SUBMISSIONS, generator: Path = GENERATOR) -> tuple[Path, Path, Path]:
+    """(generator, mutants' table, readings' table): the 2018 ``variants.py``, ``root``'s ``mutants.py`` and
+    ``readings.py``."""
+    return generator, root / "mutants.py", root / "readings.py"
+
+
 def variant_lists(root: Path = SUBMISSIONS, generator: Path = GENERATOR) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """(mutants, readings) as ``root``'s ``mutants.py`` and ``readings.py`` list them."""
-    return tables.variant_lists(generator, root / "mutants.py", root / "readings.py", "palace")
+    return tables.variant_lists(*table_files(root, generator), "palace")
 
 
 @functools.cache
 def suite_targets(root: Path = SUBMISSIONS) -> Targets:
-    return tables.targets(root, TEST_FILE, *variant_lists(root))
+    return tables.targets(root, TEST_FILE, *variant_lists(root), tables=table_files(root))
