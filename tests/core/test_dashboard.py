@@ -74,7 +74,8 @@ def test_the_figures_of_a_class(klass: tuple[list[SubmissionResult], Path]) -> N
     problems = {what: [s.name for s in who] for what, who in d.problems}
     assert problems["build failed"] == ["cat"] and problems["crashed"] == ["ben"]
     assert problems["timed out"] == [DAN] and len(problems) == 3
-    assert d.clear == ["unreadable", "unsupported archive", "nothing handed in", "refused", "grader error", "memory limit", "output limit", "exited early"]
+    assert d.clear == ["unreadable", "unsupported archive", "nothing handed in", "refused", "grader error",
+                       "memory limit", "output limit", "exited early"]
     ben = d.students[1]
     assert (ben.href, ben.passed, ben.total, ben.problems) == ("reports/ben/report.html", 2, 4, "crashed 1")
     assert d.students[2].href == ""  # no report to link to

@@ -442,7 +442,8 @@ def test_class_csv(tmp_path: Path) -> None:
         rows = list(csv.DictReader(f))
     with path.open(newline="", encoding="utf-8") as f:
         header = next(csv.reader(f))
-    assert header == ["submission", "name", "student_id", "email", "source_hash", "status", "build", "play", "end", "queries", "hidden",
+    assert header == ["submission", "name", "student_id", "email", "source_hash", "status", "build",
+                       "play", "end", "queries", "hidden",
                       "random_games", "memory", "total", "max", "passed", "failed", "not_shown",
                       "tests_valid", "tests_caught", "tests_mutants",
                       "tests_marks", "tests_max", "players_marks", "players_max", "seconds", "problem"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence, cast
 
 from grader.core.results import DifferenceRow
-from grader.games.fcd.edition import WrittenMove
+from grader.games.fcd.edition import RefusalRulings, WrittenMove
 from grader.games.fcd.focus import Focus, everything, validity_field
 from grader.games.fcd.reference_trace import Step
 from grader.games.fcd.sandbox.frames import Event
@@ -76,7 +76,7 @@ class Comparison:
     not_shown: list[str] = field(default_factory=list)  # why this test could not see all of its rule
     agreed: float = 0.0  # steps where the test's rule was judged and held (evidence), a step's part for a part
     hidden: float = 0.0  # steps where its rule was hidden by a difference another test owns
-    forced_at: int | None = None  # the first move the submission refused and the grader made anyway (A28)
+    forced_at: int | None = None  # the first move the submission refused and the grader made anyway (2018's A28)
     lenient_forced: bool = False  # ... a refusal the rules allow (a reading): what follows is judged where it agrees
     judges_nothing: bool = False  # no observation is this test's at any step: the game running is its evidence
 
@@ -138,9 +138,10 @@ class _StepJudge:
     """Compares one game's steps in order, remembering which observations have already differed."""
 
     def __init__(self, ref: list[Step], got: Sequence[object], focus: Focus,
-                 owners: dict[tuple[str, bool], str] | None, table: Table,
+                 owners: dict[tuple[str, bool], str] | None, table: Table, refusal: RefusalRulings,
                  charged: Mapping[str, str] | None = None) -> None:
         self.ref, self.got, self.focus, self.owners, self.table = ref, got, focus, owners or {}, table
+        self.refusal = refusal
         self.charged = charged or {}  # observations whose differences another test was already charged for
         self.by_name = table.by_name
         self.tainted: set[str] = set()  # observations that have differed (outside the focus, or leniently)
@@ -212,7 +213,8 @@ class _StepJudge:
                 self.tainted.add(name)
             if not self.forced_lenient:
                 self._hide(k, name, f"could not be judged: move {self.forced + 1} was made although your "
-                                    f"isValidMove() refused it, so what your game did after it is undefined (A28)")
+                                    f"isValidMove() refused it, so what your game did after it is undefined "
+                                    f"({self.refusal.undefined})")
             return None
         if covered:
             return d
@@ -528,34 +530,33 @@ def _claims_over(ref: Step, got: object) -> bool:
             and won != NOT_FINISHED)
 
 
-# A refused move whose outcome a ruling still holds strict: A23 (b) may refuse a draw with nothing to draw, but
-# gameWinner() after that attempted draw is NO_WINNER under every reading.
-_STRICT_AFTER_REFUSAL = {"valid_draw": "A23"}
-
-
-def _judged_on(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object], i: int) -> bool:
+def _judged_on(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object], i: int,
+               refusal: RefusalRulings) -> bool:
     """Is the game judged on after the submission refused move ``i`` (made anyway)?  Yes where its refusal
     follows from its own claimed end of the game (gameWinner() said the game was over where the reference
-    plays on: the end tests own that), or where a ruling keeps the outcome of that move strict (A23)."""
+    plays on: the end tests own that), or where a ruling keeps the outcome of that move strict (2018's A23 (b)
+    may refuse a draw with nothing to draw, but gameWinner() after that attempted draw is NO_WINNER under every
+    reading)."""
     if not (0 <= i < min(len(ref), len(got), len(moves))):
         return False
     name, _ = validity_label(moves[i])
-    ruling = _STRICT_AFTER_REFUSAL.get(name)
+    ruling = refusal.strict_after.get(name)
     return _claims_over(ref[i], got[i]) or (ruling is not None and ruling in ref[i].lenient.why(name))
 
 
 def forced_move(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object],
-                events: Sequence[object]) -> int | None:
+                events: Sequence[object], refusal: RefusalRulings) -> int | None:
     """The first move the submission's isValidMove refused and the worker made anyway, after which nothing
-    is charged (A28) -- unless the game is judged on after that refusal (``_judged_on``)."""
+    is charged (``refusal.undefined``: 2018's A28) -- unless the game is judged on after that refusal
+    (``_judged_on``)."""
     refused = sorted({e["i"] for e in events if isinstance(e, dict) and e.get("t") == Event.REFUSED.value
                       and isinstance(e.get("i"), int) and not isinstance(e.get("i"), bool)})
-    return next((i for i in refused if not _judged_on(moves, ref, got, i)), None)
+    return next((i for i in refused if not _judged_on(moves, ref, got, i, refusal)), None)
 
 
 def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object],
-            events: Sequence[Mapping[str, object]] | None = None, *, table: Table, focus: Focus | None = None,
-            owners: dict[tuple[str, bool], str] | None = None,
+            events: Sequence[Mapping[str, object]] | None = None, *, table: Table, refusal: RefusalRulings,
+            focus: Focus | None = None, owners: dict[tuple[str, bool], str] | None = None,
             follow: Mapping[str, list[Step]] | None = None, charged: Mapping[str, str] | None = None) -> Comparison:
     """The first difference this test holds against the submission, or none; and the evidence.
 
@@ -571,7 +572,7 @@ def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object]
     by step -- where they differ the step is hidden, where they agree it is evidence.
     ``focus`` None: everything in the edition's table (a random game).
     """
-    judge = _StepJudge(ref, got, focus if focus is not None else everything(table), owners, table, charged)
+    judge = _StepJudge(ref, got, focus if focus is not None else everything(table), owners, table, refusal, charged)
     stops: dict[int, Event] = {}  # the first stop event at each step (frames are the student's side: checked)
     for e in events or []:
         i = e.get("i") if isinstance(e, dict) else None
@@ -650,11 +651,12 @@ def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object]
                 if judge.forced is None or not judge.forced_lenient:
                     hidden += rest_hidden(k, why)
                 return result(None, compared_steps=k, cut_at=k)
-            if forced_at is None and _judged_on(moves, judge.ref, got, k):
+            if forced_at is None and _judged_on(moves, judge.ref, got, k, refusal):
                 judge.notes.append(f"your isValidMove() refused move {k + 1} ({spec}); it was made anyway, and the "
                                    f"game is judged on: " + ("your game had said it was over "
                                                             f"({judge.owner('winner', k)})" if judge._claims_over(k)
-                                                            else "what that move does is still a rule (A23)"))
+                                                            else "what that move does is still a rule ("
+                                                            + refusal.strict_after[validity_label(spec)[0]] + ")"))
             elif forced_at is None:
                 forced_at = k
                 judge.forced, judge.forced_lenient = k, lenient
@@ -667,7 +669,7 @@ def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object]
                     judge.not_shown.append(
                         f"your isValidMove() refused move {k + 1} ({spec}), which this test needs "
                         f"({judge.owner(name, k)}); it was made anyway, and what your game did after it is "
-                        f"only counted where it agrees (A28)")
+                        f"only counted where it agrees ({refusal.undefined})")
     if len(got) < len(judge.ref) and forced_at is not None and not judge.forced_lenient:
         hidden += rest_hidden(len(got) - 1, "your game stopped after a move it had refused")
     return result(None, compared_steps=len(got))

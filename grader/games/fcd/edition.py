@@ -89,6 +89,17 @@ class DescribeCall(Protocol):
     def __call__(self, probe: int, call: int, a: int, b: int, /, *, moves: Sequence[object] = ...) -> str: ...
 
 
+@dataclass(frozen=True)
+class RefusalRulings:
+    """An edition's rulings on a move its own isValidMove refused, which the grader makes anyway: the one that
+    leaves what follows undefined (2018's A28, 2017's B58), and, by the validity observation of the refused move,
+    a ruling that keeps its outcome strict all the same (2018's A23: the attempted draw with nothing to draw;
+    2017 has none, its B55 leaving that outcome open): the ids the messages cite and the leniency is asked."""
+
+    undefined: str
+    strict_after: Mapping[str, str]
+
+
 @dataclass(frozen=True, eq=False)
 class Edition(Generic[G]):
     name: str  # the game's name (``grader.games``): part of every cached trace's key
@@ -106,6 +117,7 @@ class Edition(Generic[G]):
     rules_span: str  # the edition's rules, as a random game cites them when nothing differed ("R1-R18")
     random_specials: tuple[int, ...]  # the values random games play whenever they may (2s, skips, ...)
     random_prefers_plays: bool  # random games discard 4 times in 5 when they may (or a game may never end)
+    refusal: RefusalRulings  # what a move its isValidMove refused, made anyway, leaves open
     rearranges_deals: bool = False  # a wrong deal is judged around with a rearranged deck (``deal_map``, 2018 cards)
     eager_recycling_reading: bool = False  # A22's other reading (recycle as soon as the draw pile empties) exists
     # The edition's C observer, installed beside a built library (-> its path): a game equal to the reference's,

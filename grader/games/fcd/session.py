@@ -238,10 +238,11 @@ class FcdSession(SubmissionSession, Generic[G]):
         steps, events = run.steps, [dict(e) for e in run.events]
         follow = {"A22": other} if (other := cached_eager_recycling_trace(ref_deck, moves, ref, self.strict,
                                                                           edition)) else None
-        cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=edition.table, follow=follow)
+        cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=edition.table,
+                      refusal=edition.refusal, follow=follow)
         base.notes = left_out + rearranged_note + cmp.notes
         stopped = trouble is not None or any(e.get("t") == Event.NO_CARD.value for e in events)
-        forced = forced_move(moves, ref, steps, events)  # refused, made anyway: nothing after it charged
+        forced = forced_move(moves, ref, steps, events, edition.refusal)  # refused, made anyway: not charged after
         base.played_moves, base.forced_at = (max(0, len(steps) - 1) if stopped else None), forced
         if kind == "random":
             self.last_game = self._random_outcome(moves, ref, steps, events, focus, cmp,
@@ -261,10 +262,10 @@ class FcdSession(SubmissionSession, Generic[G]):
             if not says:  # a random game: cite the rule of what differed
                 base.rules = by_name[cmp.divergence.field if cmp.divergence else "identity"].clauses
             return base
-        if trouble is not None and forced is not None:  # after a move it refused: undefined (A28)
+        if trouble is not None and forced is not None:  # after a move it refused: undefined (2018's A28)
             base.notes.append(f"your code {trouble[0].value} after move {forced + 1}, which your isValidMove() "
                               f"had refused and the grader made anyway; what happens after such a move is "
-                              f"undefined (A28), so it is not charged")
+                              f"undefined ({edition.refusal.undefined}), so it is not charged")
         elif trouble is not None:  # never dropped, a lenient cut or not
             base.verdict, what = trouble
             base.failed_after = min(len(steps), len(moves))
@@ -298,7 +299,8 @@ class FcdSession(SubmissionSession, Generic[G]):
             names = frozenset(n for n, o in by_name.items() if o.family == family)
             if started and names and names <= charged.keys():
                 own = Focus({n: ("*",) for n in names}, {n: ("*",) for n in names})
-                seen = compare(moves, ref, steps, events, focus=own, owners=self.owners, table=table, follow=follow,
+                seen = compare(moves, ref, steps, events, focus=own, owners=self.owners, table=table,
+                               refusal=self.edition.refusal, follow=follow,
                                charged={n: charged[n] for n in names})
                 shares[family] = seen.seen if seen.passed else 0.0
         failed: list[str] = []
@@ -308,7 +310,8 @@ class FcdSession(SubmissionSession, Generic[G]):
                 break
             failed.append(family)
             focus = focus.without({n for n, o in by_name.items() if o.family == family})
-            cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=table, follow=follow)
+            cmp = compare(moves, ref, steps, events, focus=focus, owners=self.owners, table=table,
+                          refusal=self.edition.refusal, follow=follow)
         if trouble is not None and (probe or "crashes") not in masked:
             family = by_name[probe].family if probe and probe in by_name else "crashes"
             if family not in failed:

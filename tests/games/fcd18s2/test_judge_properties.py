@@ -259,7 +259,8 @@ def judged(index: int, got: list[Any], events: list[dict[str, Any]], whole: bool
     REFERENCE_OBS.clear()
     REFERENCE_OBS.update(id(step.obs) for step in steps)
     focus = spy(everything(TABLE) if whole else focus_of(s.rules, TABLE))
-    cmp = comparison.compare(s.moves, steps, got, events, focus=focus, owners=default_owners(), table=TABLE)
+    cmp = comparison.compare(s.moves, steps, got, events, focus=focus, owners=default_owners(), table=TABLE,
+                                refusal=FCD18.refusal)
     assert _frozen(steps) == before, "the comparison changed the reference's trace"
     assert all(isinstance(n, str) for n in cmp.notes)
     result = Result(s.id, s.group, tuple(s.rules), s.weight, Verdict.PASSED, deck=str(s.deck),
