@@ -213,3 +213,17 @@ def test_a_broken_archive_gets_a_row_and_a_report_of_its_own(tmp_path: Path) -> 
     report = json.loads((out / "reports" / "broken" / "result.json").read_text())
     assert "could not unpack broken.zip" in report["build_output"]
     assert (out / "reports" / "broken" / "report.html").is_file()
+
+
+def test_edition_names_only_the_editions_of_final_card_down(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 45: ``--edition {17s2,18s2,palace}`` called Palace an edition; it is a game (``--game palace``)."""
+    from grader.core.commands import EDITIONS  # noqa: PLC0415
+
+    assert EDITIONS == {"17s2": "fcd17s2", "18s2": "fcd18s2"}
+    with pytest.raises(SystemExit) as stopped:
+        main(["x", "--edition", "palace"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "--edition {17s2,18s2}" in err
+    assert ("no edition 'palace' of Final Card-Down (choose from 17s2, 18s2); palace is a game of its own: "
+            "--game palace") in err
