@@ -4,6 +4,7 @@ named or printed runs.  On a failure a screenshot is saved beside the test's fil
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -85,4 +86,28 @@ def test_the_hostile_name_opens_its_own_report(batch: Path, tmp_path: Path) -> N
         page.wait_for_load_state()
         assert page.locator("h1").text_content() == f"Final Card-Down (2018): {HOSTILE_NAME}"
         assert page.evaluate("typeof window.pwned") == "undefined"
+        assert errors == []
+
+
+def test_the_student_table_fits_a_1400_px_screen_with_an_lms_classs_long_names(tmp_path: Path) -> None:
+    """Issue 45: the students' table ran off a 1400 px screen; Moodle's names are long, and so are test ids."""
+    from grader.core.report.dashboard import write_dashboard  # noqa: PLC0415
+    from grader.core.results import Student  # noqa: PLC0415
+    from tests.core.test_dashboard import C, P, W, student  # noqa: PLC0415
+
+    long_test = "play/a_long_test_name_that_names_its_rule_and_its_reading_in_full"
+    results = []
+    for i in range(6):
+        name = f"Maximilian Alexander Papadopoulos-Worthington_10000{i}_assignsubmission_file_"
+        r = student(name, {"build/compiles": P, long_test: W, "play/b": C, "end/c": P}, 3.0,
+                    **{long_test: {"deck": "5RH", "moves": "draw", "difference": {
+                        "step": 1, "what": "currentPlayer()", "expected": "1", "got": "2"}}})
+        results.append(dataclasses.replace(r, student=Student(
+            name="Maximilian Alexander Papadopoulos-Worthington", student_id=f"10000{i}", lms="moodle")))
+    path = write_dashboard(results, tmp_path, "Final Card-Down (2018)")
+    with browser_page(tmp_path, width=1400) as (page, errors):
+        page.goto(path.as_uri())
+        right = page.evaluate("document.querySelector('table.students').getBoundingClientRect().right")
+        assert right <= 1400 and page.evaluate("document.documentElement.scrollWidth") <= 1400
+        assert page.locator("table.students td", has_text="(100003)").count() == 1
         assert errors == []
