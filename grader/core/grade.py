@@ -167,7 +167,8 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
             submission=folder.name, source_hash=source_hash(folder, game), build_ok=session.build.ok,
             build_output=session.build.output, build_notes=list(session.build.notes),
             build_command=session.build.command, tests=tests, profile=config.profile, game=game.title,
-            build_sources=list(session.build.compiled_names),
+            build_sources=list(session.build.compiled_names), build_included=dict(session.build.sources.part_of),
+            build_missing=list(session.build.missing),
             sandbox=f"{detect_mode().name}: {detect_mode().why}", refused=tuple(session.build.refused),
         )
     if only:

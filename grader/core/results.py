@@ -403,6 +403,8 @@ class SubmissionResult:
     build_command: list[str]
     tests: list[TestResult]
     build_sources: list[str] = field(default_factory=list)  # the .c files compiled, as named in the build
+    build_included: dict[str, str] = field(default_factory=dict)  # a .c file #included by a compiled one -> that one
+    build_missing: list[str] = field(default_factory=list)  # the API functions the library does not define
     groups: list[GroupMarks] = field(default_factory=list)
     profile: str = ""
     game: str = ""  # the game and edition graded against (``GameSpec.title``): "Final Card-Down (2017)"
@@ -472,6 +474,7 @@ class SubmissionResult:
             "seconds": round(self.seconds, 3), "seed": self.seed,
             "groups": [_group_json(g) for g in self.groups], "tests": [t.to_json() for t in self.tests],
             "repro_files": self.repro_files, "build_sources": self.build_sources,
+            "build_included": self.build_included, "build_missing": self.build_missing,
             "suite": self.suite.to_json() if self.suite is not None else None,
             "players": self.players.to_json() if self.players is not None else None,
             "unreadable": self.unreadable, "only": list(self.only), "refused": list(self.refused),
@@ -506,6 +509,8 @@ class SubmissionJSON(TypedDict):
     tests: list[OneTestJSON]
     repro_files: NotRequired[dict[str, str]]
     build_sources: NotRequired[list[str]]
+    build_included: NotRequired[dict[str, str]]
+    build_missing: NotRequired[list[str]]
     suite: NotRequired[SuiteJSON | None]
     players: NotRequired[PlayersJSON | None]
     unreadable: NotRequired[str]
@@ -526,7 +531,8 @@ def result_from_json(data: SubmissionJSON) -> SubmissionResult:
         tests=tests, profile=data["profile"], game=data.get("game", ""), sandbox=data["sandbox"],
         seconds=data["seconds"],
         seed=data.get("seed", 0), repro_files=data.get("repro_files", {}),
-        build_sources=data.get("build_sources", []),
+        build_sources=data.get("build_sources", []), build_included=data.get("build_included", {}),
+        build_missing=data.get("build_missing", []),
         suite=SuiteResult.from_json(suite) if suite else None,
         players=PlayersResult.from_json(players) if players else None,
         unreadable=data.get("unreadable", ""), only=tuple(data.get("only", ())),

@@ -19,11 +19,12 @@ and loaders) is a ``ReproDialect``: ``FCD18`` here, 2017's in
 
 from __future__ import annotations
 
-import shutil
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence, cast
 
+from grader.core import repro_build
 from grader.core.isolation import DETERMINISTIC_MALLOC
 from grader.core.results import SubmissionResult, Verdict
 from grader.core.sandbox.native import c_string
@@ -32,6 +33,7 @@ from grader.games.fcd.compare import parse_step_runs
 from grader.games.fcd.edition import WrittenMove
 from grader.games.fcd.focus import Focus, validity_field
 from grader.games.fcd.reference_trace import Step
+from grader.games.fcd.sandbox.observations import Table
 from grader.games.fcd.sandbox.observe import Obs
 from grader.games.fcd.scenarios import Scenario
 from reference import Deck
@@ -103,6 +105,7 @@ class ReproDialect:
     include: Callable[[], tuple[Path, Sequence[str]]]
     parse_moves: Callable[[str], Sequence[WrittenMove]]
     everything: Focus  # the focus of a random game
+    table: Table  # the edition's observations (which calls each one makes: what a missing function leaves unmade)
 
 
 # A call that does not return: the program stops itself and names it (as the grader's time limit would).
@@ -222,50 +225,52 @@ def c_program(title: str, says: str, rules: Sequence[str], deck: Deck, moves: Se
     return "\n".join(out) + "\n"
 
 
-def compile_command(repro: str, sources: Sequence[str]) -> str:
-    return f"gcc -std=gnu11 -g -I. -o repro {repro} {' '.join(sources)} && ./repro"
+# An observation the repro's see() makes with the calls of others: the current hand's plays, another hand's card.
+MADE_WITH = {"valid_play": ("hand", "hand_card_count"), "valid_foreign": ("hands", "card_counts", "current_player")}
 
 
-def write_repros(result: SubmissionResult, folder: Path, sources: Sequence[str], course_card: bool,
-                 dialect: ReproDialect) -> dict[str, str]:
-    """A repro program for every failing, visible test that played a game; test id -> file name.
+def missing_observations(table: Table, missing: Sequence[str]) -> list[str]:
+    """The observations whose calls name a function in ``missing`` (``getActiveDrawTwos()``), and those made
+    with them (``MADE_WITH``: an isValidMove of a card is made with the hand it comes from)."""
+    names = set(missing)
+    unmade = {o.name for o in table.observations if names & set(re.findall(r"(\w+)\(", o.call))}
+    unmade |= {o for o, uses in MADE_WITH.items() if o in table.by_name and unmade & set(uses)}
+    return [o.name for o in table.observations if o.name in unmade]
 
-    ``folder`` gets the course headers too, so the printed command works when the
-    student copies their .c files next to the repro (or runs it from their folder
-    with -I pointing here).
-    """
+
+def write_repros(result: SubmissionResult, folder: Path, dialect: ReproDialect) -> dict[str, str]:
+    """A repro program for every failing, visible test that played a game; test id -> file name.  Beside them,
+    what builds each one with the student's own folder (``grader.core.repro_build``: one command)."""
     INCLUDE_DIR, COURSE_HEADERS = dialect.include()  # noqa: N806
     scenarios = {s.id: s for s in dialect.scenarios()}
+    sources = repro_build.ReproSources.of(result, ("Game.c", "Card.c"))
     written: dict[str, str] = {}
     for t in result.tests:
         if t.verdict.family != "fail" or t.hidden or not t.deck:
             continue
         sc = scenarios.get(t.id)
         focus = dialect.focus(sc.rules) if sc is not None and t.kind == "scenario" else dialect.everything
+        # What the code lacks is stubbed (it stops if called); the observations made with it are not made, as the
+        # grader's observer made none (MISSING: nothing compared, build/all_functions_defined charges it once)
+        unmade = missing_observations(dialect.table, sources.missing)
         name = "repro_" + t.id.replace("/", "_") + ".c"
-        command = compile_command(name, sources)
         says = t.message.splitlines()[0] if t.message else t.id
         if says.startswith("Rule (") and "): " in says:
             says = says.split("): ", 1)[1]
         wrong = t.verdict is Verdict.WRONG
         text = c_program(t.id, says, t.rules, Deck.parse(t.deck), dialect.parse_moves(t.moves),
-                         compile_hint=command, focus=focus, skipped=t.skipped_probes,
+                         compile_hint=repro_build.command(name), focus=focus,
+                         skipped=sorted({*t.skipped_probes, *unmade}),
                          fails_on=t.failed_on if wrong else "", fail_step=t.failed_after, differed=t.differed,
                          dealt_as=Deck.parse(t.dealt_as) if t.dealt_as else None, dialect=dialect)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
         written[t.id] = name
     if written:
-        for header in COURSE_HEADERS:
-            shutil.copyfile(INCLUDE_DIR / header, folder / header)
-        if course_card:  # the student has no Card.c: the course's one was used, so ship it
-            shutil.copyfile(INCLUDE_DIR / "Card.c", folder / "Card.c")
-        (folder / "README.txt").write_text(
-            "Each repro_*.c replays one failing test and stops at the first difference.\n"
-            "Copy your Game.c and Card.c here (or add -I to this folder from yours), then:\n\n"
-            + "\n".join(compile_command(n, sources) for n in written.values()) + "\n")
+        repro_build.write_build_files(folder, sources, list(written.values()), INCLUDE_DIR, COURSE_HEADERS,
+                                      "Each repro_*.c replays one failing test and stops at the first difference.")
     return written
 
 
-__all__ = ["ReproDialect", "answer_checks", "c_program", "compile_command", "deck_count_checks",
+__all__ = ["ReproDialect", "answer_checks", "c_program", "deck_count_checks",
            "make_move", "write_repros"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 
 from grader.core.gamespec import GameSpec, Hallmarks, Ruling
 from grader.core.sandbox.native import Api
@@ -25,15 +25,6 @@ from reference.cards import COLOR_LETTERS, COLOR_NAMES, SUIT_LETTERS, SUIT_NAMES
 if TYPE_CHECKING:
     from grader.core.arena.game import Seating
     from grader.core.suite.targets import Targets
-
-
-def repro_sources(build_sources: list[str], card: str) -> tuple[list[str], bool]:
-    """The files a repro program compiles with (the student's own, and the course's ``card`` file where the
-    build used it), and whether the course's was used (it is then shipped beside the repro)."""
-    own = [n for n in build_sources if not n.startswith("course_")]
-    course_card = f"course_{card}" in build_sources
-    sources = own + ([card] if course_card else [])
-    return sources or ["Game.c", card], course_card
 
 
 def notation(value_names: Sequence[str], words: Mapping[str, str], players: int) -> str:
@@ -67,9 +58,8 @@ def edition_spec(package: str, *, engine: FcdEngine, interface: Api, course_head
         return importlib.import_module(f"{package}.{name}")
 
     def write_repros(result: Any, folder: Path) -> dict[str, str]:
-        """The C repro programs of a result's failed tests, compiled with the sources the build used."""
-        sources, course_card = repro_sources(list(result.build_sources), "Card.c")
-        return part("repro").write_repros(result, folder, sources, course_card)
+        """The C repro programs of a result's failed tests, built with the sources the build used."""
+        return cast(dict[str, str], part("repro").write_repros(result, folder))
 
     name = package.rsplit(".", 1)[1]
     return GameSpec(

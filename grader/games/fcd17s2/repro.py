@@ -348,13 +348,12 @@ FCD17_REPRO = ReproDialect(
     deck_arrays=functools.partial(deck_arrays, values=C_VALUES),
     trace=functools.partial(reference_trace, edition=FCD17), validity=frozenset(TABLE.validity),
     hand_cap=HAND_CAP, scenarios=_scenarios, focus=_focus, include=_include, parse_moves=_parse_moves,
-    everything=everything(TABLE))
+    everything=everything(TABLE), table=TABLE)
 
 
-def write_repros(result: SubmissionResult, folder: Path, sources: Sequence[str],
-                 course_card: bool = False) -> dict[str, str]:
+def write_repros(result: SubmissionResult, folder: Path) -> dict[str, str]:
     """The 2017 repro programs of a result's failed tests (the family's ``write_repros`` in 2017's C)."""
-    return family.write_repros(result, folder, sources, course_card, FCD17_REPRO)
+    return family.write_repros(result, folder, FCD17_REPRO)
 
 
 __all__ = ["FCD17_REPRO", "checks17", "prelude17", "write_repros"]

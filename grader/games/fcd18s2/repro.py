@@ -96,10 +96,10 @@ def _parse_moves18(text: str) -> Sequence[WrittenMove]:
 FCD18_REPRO = ReproDialect(prelude=prelude, checks=_checks, move=make_move, deck_arrays=deck_arrays,
                            trace=functools.partial(reference_trace, edition=FCD18), validity=frozenset(VALIDITY),
                            hand_cap=HAND_CAP, scenarios=_scenarios18, focus=_focus18, include=_include18,
-                           parse_moves=_parse_moves18, everything=everything(TABLE))
+                           parse_moves=_parse_moves18, everything=everything(TABLE),
+                           table=TABLE)
 
 
-def write_repros(result: SubmissionResult, folder: Path, sources: Sequence[str],
-                 course_card: bool = False) -> dict[str, str]:
+def write_repros(result: SubmissionResult, folder: Path) -> dict[str, str]:
     """A repro program for every failing, visible test of a 2018 result (``family.write_repros``)."""
-    return family.write_repros(result, folder, sources, course_card, FCD18_REPRO)
+    return family.write_repros(result, folder, FCD18_REPRO)

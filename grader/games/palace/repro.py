@@ -44,11 +44,11 @@ show (a memory or output limit, an unreadable result, a lost worker).
 from __future__ import annotations
 
 import json
-import shutil
 import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
 
+from grader.core import repro_build
 from grader.core.isolation import DETERMINISTIC_MALLOC
 from grader.core.results import Verdict
 from grader.core.sandbox.native import c_string
@@ -1502,8 +1502,8 @@ def reproducible(t: TestResult, s: Scenario | None) -> bool:
 
 def write_repros(result: Graded, folder: Path) -> dict[str, str]:
     """A repro program for every failing, visible scenario test and random family test (``reproducible``): test
-    id -> file name.  ``folder`` gets the course headers and PalaceCard.c too, so the printed command works once
-    the student copies Palace.c next to it."""
+    id -> file name.  Beside them, what builds each one with the student's own folder (``grader.core.repro_build``:
+    one command)."""
     scenarios = {f"{s.group}/{s.id}": s for s in load_scenarios()}
     written: dict[str, str] = {}
     for t in result.tests:
@@ -1513,19 +1513,15 @@ def write_repros(result: Graded, folder: Path) -> dict[str, str]:
         if sc is None or not reproducible(t, sc):
             continue
         name = "repro_" + t.id.replace("/", "_") + ".c"
-        hint = f"gcc -std=gnu11 -g -I. -o repro {name} Palace.c PalaceCard.c && ./repro"
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(c_program(sc, hint, t, blind))
+        (folder / name).write_text(c_program(sc, repro_build.command(name), t, blind))
         written[t.id] = name
     if written:
-        for header in (*COURSE_HEADERS, "PalaceCard.c"):
-            shutil.copyfile(INCLUDE_DIR / header, folder / header)
-        (folder / "README.txt").write_text(
+        repro_build.write_build_files(
+            folder, repro_build.ReproSources.of(result, ("Palace.c", "PalaceCard.c")), list(written.values()),
+            INCLUDE_DIR, COURSE_HEADERS,
             "Each repro_*.c plays the game of one failing test as the grader plays it and checks what the test\n"
             "checks, where it checks it: it stops at the first difference (FAILED after move N), at a crash\n"
-            "(CRASHED, naming the call in progress) or at a call that does not return (DID NOT RETURN).\n"
-            "Copy your Palace.c here (PalaceCard.c is the course's), then, for example:\n\n"
-            + "\n".join(f"gcc -std=gnu11 -g -I. -o repro {n} Palace.c PalaceCard.c && ./repro"
-                        for n in written.values()) + "\n")
+            "(CRASHED, naming the call in progress) or at a call that does not return (DID NOT RETURN).")
     return written
 

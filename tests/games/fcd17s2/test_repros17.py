@@ -59,7 +59,7 @@ def failing(folder: Path, rules: tuple[str, ...] | None, first: int | None, out:
                 tests.append(r)
             if first is not None and len(tests) >= first:
                 break
-    written = write_repros(SubmissionResult(folder.name, "", True, "", [], [], tests), out / folder.name, list(COURSE))
+    written = write_repros(SubmissionResult(folder.name, "", True, "", [], [], tests), out / folder.name)
     return [(t, out / folder.name / written[t.id]) for t in tests if t.id in written]
 
 

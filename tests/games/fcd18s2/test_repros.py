@@ -41,7 +41,7 @@ PER_MUTANT = 1  # failures of each mutant whose repros CI builds (the slow run: 
 def repros_of(folder: Path, tests: list[Result], out: Path) -> list[tuple[Result, Path]]:
     """The repro programs of ``tests`` (the failing ones of ``folder``), written as the reports write them."""
     result = SubmissionResult(folder.name, "", True, "", [], [], tests)
-    written = write_repros(result, out / folder.name, list(COURSE))
+    written = write_repros(result, out / folder.name)
     return [(t, out / folder.name / written[t.id]) for t in tests if t.id in written]
 
 
