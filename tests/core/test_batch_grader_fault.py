@@ -35,6 +35,7 @@ from grader.core.batch import task
 from grader.core.batch.store import ResultKey, ResultStore, grader_version
 from grader.core.batch.task import GradeOutput, failed_result
 from grader.core.cli import main
+from grader.core.interpreter import python_module
 from grader.core.report.write import write_reports
 from grader.core.results import GroupMarks, SubmissionResult, Verdict
 from grader.core.results import TestResult as Result  # (a Test* name would be collected)
@@ -144,10 +145,11 @@ def test_one_broken_comparison_is_one_grader_error_in_every_report(fault_cli: Pa
 def _batch_through(monkeypatch: pytest.MonkeyPatch, script: Path) -> None:
     """The batch's grading processes start ``script`` (with the target) instead of ``python -m grader.core.cli``."""
     real = subprocess.Popen
+    cli = python_module("grader.core.cli")  # how the task starts fcd-grade (never from the current folder)
 
     def popen(argv: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(argv, list) and argv[1:3] == ["-m", "grader.core.cli"]:
-            argv = [argv[0], str(script), TARGET, *argv[3:]]
+        if isinstance(argv, list) and argv[:len(cli)] == cli:
+            argv = [*cli[:-2], str(script), TARGET, *argv[len(cli):]]
         return real(argv, *args, **kwargs)
 
     class Subprocess:  # the task's view of the subprocess module, Popen aside
