@@ -585,8 +585,8 @@ def _charge(shown: GameShown, step: int, found: Sequence[Difference], around: se
 @functools.cache
 def _plan_version() -> str:
     here = Path(__file__).resolve().parent
-    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"),
-                           *here.glob("*.py")])  # the moves and what each step judges follow from these
+    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"), *here.glob("*.py"),
+                           *(here / "sandbox").glob("*.py")])  # the moves and what each step judges follow from these
 
 
 def random_plan(index: int, readings: tuple[Readings, ...]) -> RandomGame:

@@ -343,10 +343,10 @@ def _reference_run(key: str, request: Mapping[str, object], readings: Readings) 
 
 @functools.cache
 def _trace_version() -> str:
-    """The version of everything a reference run follows from: the rules and the Palace job's code."""
-    here = Path(__file__).resolve().parent
-    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"),
-                           *(here / name for name in ("play.py", "observe.py", "observations.py", "frames.py"))])
+    """The version of everything a reference run follows from: the rules and the Palace job's code (its sandbox
+    folder: the reference is played by the very code the child runs)."""
+    sandbox = Path(__file__).resolve().parent / "sandbox"
+    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"), *sandbox.glob("*.py")])
 
 
 def _run_key(request: Mapping[str, object], readings: Readings) -> str:
