@@ -8,7 +8,7 @@ in snake_case), so one observer reads either; it has exactly the methods whose C
 
 Cards come back as ``CCard(rank, suit, ident, ptr)``, ``ident`` being the pointer's value (C4:
 identity is the pointer).  Moves go in as a ``playerMove`` passed by value, built from anything
-shaped like ``reference.palace.PlayerMove`` (``action``, ``cards`` -- CCards or None --, ``count``,
+shaped like ``notation.PlayerMove`` (``action``, ``cards`` -- CCards or None --, ``count``,
 ``face_down_index``); fields the action ignores are zero or NULL (C40), entries past ``MAX_SET`` are
 dropped (the struct has no room for them; ``numCards`` still says what the move claims).
 
@@ -152,7 +152,7 @@ class PalaceGame(NativeGame):
         return CCard(int(rank(ptr)), int(suit(ptr)), int(self._ffi.cast(self._uintptr, ptr)), ptr)
 
     def c_move(self, move: PlayerMove) -> Any:
-        """The ``playerMove`` struct (by value) for a move shaped like ``reference.palace.PlayerMove``."""
+        """The ``playerMove`` struct (by value) for a move shaped like ``notation.PlayerMove``."""
         f = self._ffi
         m = f.new("playerMove *")  # zeroed: unused fields are 0 / NULL (C40)
         m.action = int(move.action) & UINT_MASK  # the enum is unsigned: -1 keeps its bit pattern
