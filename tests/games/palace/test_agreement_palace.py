@@ -27,8 +27,8 @@ from grader.core.build import build
 from grader.core.gamespec import GameSpec
 from grader.core.sandbox.limits import Limits
 from grader.core.worker_client import WorkerClient
-from grader.games.palace import play as palace_play
 from grader.games.palace.engine import ENGINE
+from grader.games.palace.sandbox import play as palace_play
 from grader.games.palace.sandbox.frames import max_frames
 from grader.games.palace.sandbox.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
 from grader.games.palace.sandbox.library import PalaceLibrary
