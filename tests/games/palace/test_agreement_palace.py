@@ -40,7 +40,7 @@ from reference.palace.cards import format_key
 ROOT = Path(__file__).resolve().parents[3]
 MODEL = ROOT / "fixtures" / "palace" / "submissions" / "model"
 JOB = "grader.games.palace.sandbox.play"
-PACKAGES = ("reference", "grader.games.fcd18s2")  # the job imports the 2018 loader (Api) and the reference
+PACKAGES: tuple[str, ...] = ()  # the job is given the core's sandbox folder and its own, nothing else
 LIMITS = Limits(cpu=30, wall=60, memory_mb=512, output_kb=4096, nproc=256)
 GAMES, BLOCKS = 50, 5
 MAX_MOVES = 600
@@ -57,7 +57,7 @@ def palace_spec() -> GameSpec:
         name="palace", title="Palace", engine=ENGINE, include_dir=INCLUDE_DIR, api_headers=HEADERS,
         course_headers=COURSE_HEADERS, api_functions=API_FUNCTIONS,
         course_sources={"PalaceCard.c": ("newCard", r"\bCard\s+newCard\s*\([^;{)]*\)\s*\{")},
-        build_rules=(), marking_file=INCLUDE_DIR.parent / "marking.toml", rulings={}, sandbox_job=JOB,
+        build_rules=(), marking_file=ROOT / "grader/games/palace/marking.toml", rulings={}, sandbox_job=JOB,
         sandbox_packages=PACKAGES, load_scenarios=_unused, open_session=_unused, owners=_unused,
         later_stages=_unused, write_repros=_unused, replay_frames=_unused)
 
