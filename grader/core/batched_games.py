@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, Iterator, Protocol, Sequence, TypeVar
 
-from grader.core.sandbox.clocks import each_game as each_game  # (Palace's job takes it from here, as before)
 from grader.core.sandbox.limits import Limits
 
 # Games per child: enough that a child's start and its round trip (a few milliseconds: the fork, loading
@@ -40,7 +39,7 @@ BATCH_GAMES = 64
 # A batch is cut when this long passes without a frame (a game takes milliseconds): a hang in a batch is
 # played again alone, where it is judged, so here it only has to cost little.
 BATCH_STALL = 1.0
-TIMED_SIGNALS = frozenset({signal.SIGALRM})  # a batch's game cut at its own wall limit (``each_game``)
+TIMED_SIGNALS = frozenset({signal.SIGALRM})  # a batch's game cut at its own wall limit (``sandbox.clocks.each_game``)
 
 
 class Shown(Enum):
@@ -156,6 +155,6 @@ def kept_state_note(game: str, before: int, what: str, more: int) -> str:
 def batch_limits(limits: Limits) -> Limits:
     """A batch's limits: each game's CPU and wall time for every game a batch may hold (the same for every
     batch, so the worker's child forked ahead fits the next batch), and a stall limit.  Inside, each game
-    is held to its own (``each_game``); output, memory and processes are the batch's as a game's."""
+    is held to its own (``sandbox.clocks.each_game``); output, memory and processes are the batch's as a game's."""
     return limits.with_(cpu=limits.cpu * BATCH_GAMES, wall=limits.wall * BATCH_GAMES,
                         stall=min(limits.stall, BATCH_STALL) if limits.stall else BATCH_STALL)

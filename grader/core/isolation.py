@@ -24,7 +24,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import functools
-import importlib
 import os
 import resource
 import select
@@ -245,22 +244,6 @@ def sandbox_folders(job_module: str, packages: tuple[str, ...]) -> tuple[str, ..
     return tuple(dict.fromkeys(folders))
 
 
-def _legacy_runtime(root: Path, job_module: str, packages: tuple[str, ...]) -> None:
-    """What a job whose game has no sandbox folder yet (Palace: issue 44, still open) is given, as before: the
-    core, the whole game package and its top-level ``packages`` (``reference``).  It knows the answers."""
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "schemas", "report", "*.toml")
-    ours = _file_of(grader).resolve().parent
-    game = job_module.rsplit(".", 1)[0].split(".")  # grader.games.<game>
-    (root / "grader" / "games").mkdir(parents=True)
-    shutil.copy2(ours / "__init__.py", root / "grader")
-    shutil.copy2(ours / "games" / "__init__.py", root / "grader" / "games")
-    shutil.copytree(ours / "core", root / "grader" / "core", ignore=skip)
-    shutil.copytree(ours.parent.joinpath(*game), root.joinpath(*game), ignore=skip)
-    for name in packages:  # at their import path
-        shutil.copytree(_file_of(importlib.import_module(name)).resolve().parent, root.joinpath(*name.split(".")),
-                        ignore=skip, dirs_exist_ok=True)
-
-
 @functools.cache
 def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     """A world-readable copy of what the worker imports, and nothing else: the ``sandbox/`` folders of the
@@ -281,10 +264,7 @@ def runtime_dir(job_module: str, packages: tuple[str, ...]) -> Path:
     atexit.register(shutil.rmtree, root, True)
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     project = _file_of(grader).resolve().parent.parent
-    legacy = job_module.rsplit(".", 2)[-2] != SANDBOX_FOLDER
-    if legacy:
-        _legacy_runtime(root, job_module, packages)  # (Palace, until its sandbox side is a folder of its own)
-    for name in () if legacy else sandbox_folders(job_module, packages):
+    for name in sandbox_folders(job_module, packages):
         parts = name.split(".")
         shutil.copytree(project.joinpath(*parts), root.joinpath(*parts), ignore=skip, dirs_exist_ok=True)
         for depth in range(1, len(parts)):  # the parents: stubs

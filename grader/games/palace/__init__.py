@@ -1,8 +1,9 @@
 """Palace (seed 004, rules-palace.md): the game as the core grades it (``GAME``).
 
-This package is imported inside the sandbox too (the worker runs ``play``), so only what the
-``GameSpec`` value itself needs is imported here; the trusted-side parts (the session, the later
-stages, the scenarios, the replay and the repro programs) are imported when first called.
+The worker is given this package's ``sandbox/`` folder only (its jobs: ``sandbox.play``, ``sandbox.decide``),
+never this module.  Only what the ``GameSpec`` value itself needs is imported here; the other trusted-side
+parts (the session, the later stages, the scenarios, the replay and the repro programs) are imported when
+first called.
 
 The build's tests are marked under "§1": the headers of rules-palace.md §1 (PalaceCard.h, Palace.h)
 are normative for this edition ("STRICT (header)"), and "it compiles and defines every function
@@ -19,10 +20,10 @@ from grader.core.gamespec import GameSpec, Hallmarks
 from grader.core.policy import NO_POLICY, Policy
 from grader.core.suite.targets import marking_fixtures
 from grader.games.palace.engine import ENGINE
-from grader.games.palace.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
+from grader.games.palace.sandbox.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
 from reference.palace import BY_ID
 
-if TYPE_CHECKING:  # annotations only: the sandbox imports this package too
+if TYPE_CHECKING:  # annotations only: these modules are imported when first called
     from grader.core.config import MarkingConfig
     from grader.core.gamespec import Owners, Ruling, Session
     from grader.core.gamespec import Scenario as CoreScenario
@@ -155,8 +156,8 @@ GAME = GameSpec(
     build_rules=BUILD_RULES,
     marking_file=Path(__file__).resolve().parent / "marking.toml",
     rulings=cast("Mapping[str, Ruling]", BY_ID),  # (a Mapping of the reference's rulings: read-only here)
-    sandbox_job="grader.games.palace.play",
-    sandbox_packages=("reference",),
+    sandbox_job="grader.games.palace.sandbox.play",
+    sandbox_packages=(),
     load_scenarios=_scenarios,
     open_session=_open_session,
     owners=_owners,

@@ -28,7 +28,7 @@ from grader.core.arena.student import PlayerKit, SandboxedPlayer
 from grader.core.sandbox.limits import Limits
 from grader.games.palace.bots import BOTS, Policy
 from grader.games.palace.engine import PalaceTable, as_game
-from grader.games.palace.interface import INCLUDE_DIR
+from grader.games.palace.sandbox.interface import INCLUDE_DIR
 from reference.palace import (
     Action,
     Card,
@@ -103,7 +103,7 @@ class StudentPlayer(SandboxedPlayer):
 
     kit = PlayerKit(headers=tuple(INCLUDE_DIR / h for h in ("PalaceCard.h", "Palace.h", "player.h")),
                     model=MODEL / "Palace.c", support=(MODEL / "PalaceCard.c",), guard=GUARD, renamed=RENAMED,
-                    prefix="palaceModel_", job="grader.games.palace.decide", packages=("reference",), refused=REFUSED,
+                    prefix="palaceModel_", job="grader.games.palace.sandbox.decide", packages=(), refused=REFUSED,
                     refusal="refused: a player may only look at the game through the player-callable functions, C44",
                     work_prefix="palace-player-")
 

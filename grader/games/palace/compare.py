@@ -31,8 +31,8 @@ from grader.games.palace.focus import (
     state_cause,
     validity_owners,
 )
-from grader.games.palace.frames import INDEX_RANGES, Event
-from grader.games.palace.observe import MISSING, NULL_CARD, look
+from grader.games.palace.sandbox.frames import INDEX_RANGES, Event
+from grader.games.palace.sandbox.observe import MISSING, NULL_CARD, look
 from grader.games.palace.scenarios import Expect, Malformed, Scenario, ScenarioError, build_move
 from reference.palace import (
     HAND_DEAL,

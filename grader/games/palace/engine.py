@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Sequence
+from typing import Sequence, cast
 
+from grader.games.palace.sandbox import notation
 from reference.palace import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RULE_MIRROR_THREE,
     RULE_SEVEN_LOWER,
     Action,
+    Card,
     CardRef,
     Game,
     MoveSpec,
@@ -68,6 +70,12 @@ def as_written(move: object) -> MoveSpec | PlayerMove:
     if not isinstance(move, (MoveSpec, PlayerMove)):
         raise TypeError(f"not a Palace move: {move!r}")
     return move
+
+
+def as_player_move(move: notation.PlayerMove) -> PlayerMove:
+    """A move of the isValidMove battery (``sandbox.observe``: the sandbox's ``PlayerMove``, made of the reference's
+    cards when the battery is asked of the reference) as the reference's own, for the trusted side to reason on."""
+    return PlayerMove(move.action, cast("tuple[Card | None, ...]", move.cards), move.face_down_index, move.num_cards)
 
 
 def spec_of(game: Game, move: PlayerMove) -> MoveSpec:

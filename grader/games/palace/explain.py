@@ -13,9 +13,9 @@ from typing import Protocol, Sequence
 
 from grader.games.palace.compare import Departure, Mismatch, Played, after_words, moves_text
 from grader.games.palace.focus import sort_rules
-from grader.games.palace.frames import ASK, RECHECK
-from grader.games.palace.interface import API_FUNCTIONS
-from grader.games.palace.observe import describe_call
+from grader.games.palace.sandbox.frames import ASK, RECHECK
+from grader.games.palace.sandbox.interface import API_FUNCTIONS
+from grader.games.palace.sandbox.observe import describe_call
 from grader.games.palace.scenarios import Expect, Scenario
 from reference.palace import MoveSpec, Setup
 

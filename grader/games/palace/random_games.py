@@ -61,7 +61,7 @@ from grader.games.palace.compare import (
     rebased,
     value_words,
 )
-from grader.games.palace.engine import ENGINE, spec_of
+from grader.games.palace.engine import ENGINE, as_player_move, spec_of
 from grader.games.palace.explain import where
 from grader.games.palace.families import CRASHES, FAMILIES, families_of, family_of, judged_at, words
 from grader.games.palace.focus import (
@@ -74,7 +74,7 @@ from grader.games.palace.focus import (
     state_cause,
     validity_owners,
 )
-from grader.games.palace.observe import MISSING, Observation, Observer
+from grader.games.palace.sandbox.observe import MISSING, Observation, Observer
 from grader.games.palace.session import GameRun, PalaceSession, judge_run, play_request, stopped_row
 from reference.palace import (
     REFERENCE,
@@ -309,7 +309,7 @@ def lookalike_labels(obs: Mapping[str, object]) -> set[str]:
 
 
 def _card(c: list[int]) -> str:
-    from grader.games.palace.observe import look  # noqa: PLC0415
+    from grader.games.palace.sandbox.observe import look  # noqa: PLC0415
 
     try:
         return look(c[0], c[1])
@@ -406,7 +406,7 @@ class _Reference:
     def questions(self, step: int) -> dict[str, PlayerMove]:
         """The grader's isValidMove questions at ``step`` (its battery): label -> move."""
         self.at(step)
-        return dict(self.observer.candidates(self.observer.observe()))
+        return {label: as_player_move(move) for label, move in self.observer.candidates(self.observer.observe())}
 
 
 Comparable = dict[str, object] | None  # an observation as ``comparable`` leaves it
@@ -585,8 +585,8 @@ def _charge(shown: GameShown, step: int, found: Sequence[Difference], around: se
 @functools.cache
 def _plan_version() -> str:
     here = Path(__file__).resolve().parent
-    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"),
-                           *here.glob("*.py")])  # the moves and what each step judges follow from these
+    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"), *here.glob("*.py"),
+                           *(here / "sandbox").glob("*.py")])  # the moves and what each step judges follow from these
 
 
 def random_plan(index: int, readings: tuple[Readings, ...]) -> RandomGame:

@@ -9,7 +9,7 @@ of what differed there, stated as the grader compared it (C37's orders as multis
 the game as the scenario's worker does: without the random games' isValidMove battery after every step and the
 counts read again after it, so a difference that only those show (isValidMove changing the game) gets no program.
 
-The program makes the grader's calls in the grader's order (``grader.games.palace.play``, with the scenario's
+The program makes the grader's calls in the grader's order (``grader.games.palace.sandbox.play``, with the scenario's
 requests: no isValidMove battery, no destroyGame):
 
 - newGame, then after newGame and after every move the whole observation (``observe.Observer``: the int
@@ -53,11 +53,12 @@ from grader.core.isolation import DETERMINISTIC_MALLOC
 from grader.core.results import Verdict
 from grader.core.sandbox.native import c_string
 from grader.games.palace.compare import COUNTS, SCALARS, after_words, entry_label, ref_text
+from grader.games.palace.engine import as_player_move
 from grader.games.palace.families import FAMILIES, words
 from grader.games.palace.focus import sort_rules
-from grader.games.palace.frames import INDEX_RANGES
-from grader.games.palace.interface import COURSE_HEADERS, INCLUDE_DIR
-from grader.games.palace.observe import Observer
+from grader.games.palace.sandbox.frames import INDEX_RANGES
+from grader.games.palace.sandbox.interface import COURSE_HEADERS, INCLUDE_DIR
+from grader.games.palace.sandbox.observe import Observer
 from grader.games.palace.scenarios import RULE_IDS, Expect, Malformed, Scenario, load_scenarios
 from grader.games.palace.scenarios import _scenario as scenario_of
 from grader.games.palace.session import Asks, ask_entry
@@ -259,7 +260,7 @@ static void nullAt(int getter, int seat, long long size) {
     }
 }
 
-/* Every observation of the game, read as the grader reads it (grader/games/palace/observe.py). */
+/* Every observation of the game, read as the grader reads it (grader/games/palace/sandbox/observe.py). */
 static void observe(View *v) {
     CALLING("numPlayers()"); v->ints[I_NUM_PLAYERS] = numPlayers(game);
     CALLING("numCards()"); v->ints[I_NUM_CARDS] = numCards(game);
@@ -372,7 +373,8 @@ static void readIdents(const View *v) {
 }
 
 /* Deck index -> the Card the deal put there (C2), read right after newGame as the grader's worker reads it to
-   find the cards of the questions and of a move that names a card by its identity (grader/games/palace/play.py). */
+   find the cards of the questions and of a move that names a card by its identity
+   (grader/games/palace/sandbox/play.py). */
 static Seen dealt[N_CARDS];
 static int dealtOrder[N_CARDS], nDealt = 0;
 
@@ -478,7 +480,7 @@ static int readZone(int choosing, Seen *zone, const char *why) {
 
 /* A blind move of a random game turns one card of the deal, wherever the mover's face-down row now holds it (C38
    leaves the positions free once a seat has turned a card), as the grader's worker finds it
-   (grader/games/palace/playing.py: _blind_by_card); not found there, the move's own position stays. */
+   (grader/games/palace/sandbox/playing.py: _blind_by_card); not found there, the move's own position stays. */
 static void blindByCard(int i, playerMove *pm) {
     Seen card = dealtCard(BLIND_CARD[i]);
     if (card.card == NULL) {
@@ -1447,7 +1449,7 @@ def _question(observer: Observer, label: str, expected: bool) -> tuple[str, str]
     same card twice but not last, an action outside the enum with a card, a malformed move the reference would
     allow).  A label the comparison shortened (a card of a pile whose order C37 leaves free: ``wrong-zone:pile``)
     stands for the reference's question of that kind: both must be FALSE."""
-    questions = dict(observer.candidates(observer.observe()))
+    questions = {label: as_player_move(move) for label, move in observer.candidates(observer.observe())}
     move = questions.get(label) or next((m for lb, m in questions.items() if lb.startswith(label + ":")), None)
     if move is None:
         return None

@@ -2,7 +2,7 @@
 
 ``PalaceSession`` is the core's ``SubmissionSession`` (build, worker, limits) with Palace's part.
 ``run_scenario`` plays the scenario's moves on the library in one worker run (``play``: the job
-``grader.games.palace.play``, with the questions of the scenario's ``valid``/``invalid``/``malformed``
+``grader.games.palace.sandbox.play``, with the questions of the scenario's ``valid``/``invalid``/``malformed``
 lists and ``index_ranges`` asked at their step, ``Asks``) and judges every ``expect`` block on the library's own
 observation after ``after`` moves (``grader.games.palace.compare.check_expect``).  The expected values come
 from the scenario file -- checked on the reference under every reading by the scenario tests -- never from the
@@ -79,11 +79,11 @@ from grader.games.palace.compare import (
     walk,
 )
 from grader.games.palace.deal_map import PARTIAL, learnt, places, probe_setups, same_deal
-from grader.games.palace.frames import ASK, INDEX_RANGES, OVER, RECHECK, AskedMove, AskEntry, Event, max_frames
-from grader.games.palace.interface import API_FUNCTIONS
-from grader.games.palace.observations import pack_frames
-from grader.games.palace.observe import describe_call
-from grader.games.palace.playing import PlayedGame, play_game
+from grader.games.palace.sandbox.frames import ASK, INDEX_RANGES, OVER, RECHECK, AskedMove, AskEntry, Event, max_frames
+from grader.games.palace.sandbox.interface import API_FUNCTIONS
+from grader.games.palace.sandbox.observations import pack_frames
+from grader.games.palace.sandbox.observe import describe_call
+from grader.games.palace.sandbox.playing import PlayedGame, play_game
 from grader.games.palace.scenarios import Expect, Malformed, Scenario
 from reference.palace import REFERENCE, SWITCHES, Action, Game, MoveSpec, Readings, Setup, format_moves
 
@@ -207,7 +207,7 @@ def frame_budget(request: Mapping[str, object]) -> int:
 def play(client: WorkerClient, setup: Setup, moves: Sequence[MoveSpec], *, limits: Limits,
          asks: Sequence[tuple[int, list[AskEntry]]] = (), blind_cards: Sequence[tuple[int, int]] = (),
          destroy: bool = False, battery: bool = True, recheck: bool = False, dealt_as: Setup | None = None) -> GameRun:
-    """Play ``moves`` on a fresh game in a fresh child (``grader.games.palace.play``; see its request keys)."""
+    """Play ``moves`` on a fresh game in a fresh child (``grader.games.palace.sandbox.play``; see its request keys)."""
     request = play_request(setup, moves, asks=asks, blind_cards=blind_cards, destroy=destroy, battery=battery,
                            recheck=recheck, dealt_as=dealt_as)
     report = client.run(request, limits, frame_budget(request))
@@ -343,10 +343,10 @@ def _reference_run(key: str, request: Mapping[str, object], readings: Readings) 
 
 @functools.cache
 def _trace_version() -> str:
-    """The version of everything a reference run follows from: the rules and the Palace job's code."""
-    here = Path(__file__).resolve().parent
-    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"),
-                           *(here / name for name in ("play.py", "observe.py", "observations.py", "frames.py"))])
+    """The version of everything a reference run follows from: the rules and the Palace job's code (its sandbox
+    folder: the reference is played by the very code the child runs)."""
+    sandbox = Path(__file__).resolve().parent / "sandbox"
+    return source_version([*Path(reference.palace.__file__).resolve().parent.glob("*.py"), *sandbox.glob("*.py")])
 
 
 def _run_key(request: Mapping[str, object], readings: Readings) -> str:

@@ -36,8 +36,8 @@ from grader.core.worker_client import WorkerLost
 from grader.games.palace import explain
 from grader.games.palace.compare import differing, state_view
 from grader.games.palace.families import CRASHES, family_of
-from grader.games.palace.frames import AskEntry
 from grader.games.palace.random_games import GROUP, RandomGame, random_game, run_random_games, test_id
+from grader.games.palace.sandbox.frames import AskEntry
 from grader.games.palace.scenarios import Scenario
 from grader.games.palace.session import PalaceSession, Probed, ask_entry, judge_run
 from reference.palace import (

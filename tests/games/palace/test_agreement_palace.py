@@ -1,7 +1,7 @@
 """The Palace model C submission and the reference engine agree on every observation of every move.
 
 The model (fixtures/palace/submissions/model) is built by the core's build, as a submission is, and
-played by the sandboxed worker with the Palace job (``grader.games.palace.play``); the same
+played by the sandboxed worker with the Palace job (``grader.games.palace.sandbox.play``); the same
 ``Observer`` is run on the reference ``Game`` step by step, and the two traces must be identical once
 the orders C37 leaves free are put in one order (``observe.canonical``).  Seeded random games: random
 setups from ``ENGINE.random_deck`` (2-5 players, every option combination, one or two decks), moves
@@ -27,20 +27,20 @@ from grader.core.build import build
 from grader.core.gamespec import GameSpec
 from grader.core.sandbox.limits import Limits
 from grader.core.worker_client import WorkerClient
-from grader.games.palace import play as palace_play
 from grader.games.palace.engine import ENGINE
-from grader.games.palace.frames import max_frames
-from grader.games.palace.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
-from grader.games.palace.library import PalaceLibrary
-from grader.games.palace.observe import NULL_CARD, Observer, canonical
-from grader.games.palace.playing import resolve
+from grader.games.palace.sandbox import play as palace_play
+from grader.games.palace.sandbox.frames import max_frames
+from grader.games.palace.sandbox.interface import API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
+from grader.games.palace.sandbox.library import PalaceLibrary
+from grader.games.palace.sandbox.observe import NULL_CARD, Observer, canonical
+from grader.games.palace.sandbox.playing import resolve
 from reference.palace import Action, Game, MoveSpec, Setup, standard_deck
 from reference.palace.cards import format_key
 
 ROOT = Path(__file__).resolve().parents[3]
 MODEL = ROOT / "fixtures" / "palace" / "submissions" / "model"
-JOB = "grader.games.palace.play"
-PACKAGES = ("reference", "grader.games.fcd18s2")  # the job imports the 2018 loader (Api) and the reference
+JOB = "grader.games.palace.sandbox.play"
+PACKAGES: tuple[str, ...] = ()  # the job is given the core's sandbox folder and its own, nothing else
 LIMITS = Limits(cpu=30, wall=60, memory_mb=512, output_kb=4096, nproc=256)
 GAMES, BLOCKS = 50, 5
 MAX_MOVES = 600
@@ -57,7 +57,7 @@ def palace_spec() -> GameSpec:
         name="palace", title="Palace", engine=ENGINE, include_dir=INCLUDE_DIR, api_headers=HEADERS,
         course_headers=COURSE_HEADERS, api_functions=API_FUNCTIONS,
         course_sources={"PalaceCard.c": ("newCard", r"\bCard\s+newCard\s*\([^;{)]*\)\s*\{")},
-        build_rules=(), marking_file=INCLUDE_DIR.parent / "marking.toml", rulings={}, sandbox_job=JOB,
+        build_rules=(), marking_file=ROOT / "grader/games/palace/marking.toml", rulings={}, sandbox_job=JOB,
         sandbox_packages=PACKAGES, load_scenarios=_unused, open_session=_unused, owners=_unused,
         later_stages=_unused, write_repros=_unused, replay_frames=_unused)
 

@@ -1,8 +1,8 @@
 """The Palace C observer sends exactly what the Python job sends, packed, on every submission we have.
 
 Each library is built by the core's build and played by the sandboxed worker twice per game: by the Python job
-(``grader.games.palace.play``: frames) and through the C observer (``grader.games.palace.c_observer``: one packed
-frame).  The Python job's frames, packed (``observations.pack_frames``), must be the C observer's bytes: the same
+(``grader.games.palace.sandbox.play``: frames) and through the C observer (``grader.games.palace.c_observer``: one
+packed frame).  The Python job's frames, packed (``observations.pack_frames``), must be the C observer's bytes: the same
 observations, identity numbers, battery answers, asked answers and events -- or, when the library crashes, the
 same crash.  The games: scenarios with the grader's questions (asks, index ranges, blind moves by card) and
 random games of the grading profile (the battery, the counters read again).  The sweep over every mutant and
@@ -27,10 +27,11 @@ from grader.core.isolation import library_path_inside
 from grader.core.sandbox.limits import Limits
 from grader.core.worker_client import WorkerClient
 from grader.games import get
-from grader.games.palace.c_observer import BATTERY, DEAL_MAP, RECHECKING, install, request_words, source
-from grader.games.palace.interface import INCLUDE_DIR
-from grader.games.palace.observations import Unpackable, pack_frames
+from grader.games.palace.c_observer import install, source
 from grader.games.palace.random_games import random_game
+from grader.games.palace.sandbox.interface import INCLUDE_DIR
+from grader.games.palace.sandbox.observations import Unpackable, pack_frames
+from grader.games.palace.sandbox.observer_call import BATTERY, DEAL_MAP, RECHECKING, request_words
 from grader.games.palace.scenarios import load_scenarios
 from grader.games.palace.session import (
     Asks,

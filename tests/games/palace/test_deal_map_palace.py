@@ -20,8 +20,8 @@ from grader.core.grade import grade
 from grader.core.results import SubmissionResult, Verdict
 from grader.games import get
 from grader.games.palace.deal_map import PARTIAL, learnt, places, probe_setups, same_deal
-from grader.games.palace.interface import INCLUDE_DIR
 from grader.games.palace.repro import c_program
+from grader.games.palace.sandbox.interface import INCLUDE_DIR
 from grader.games.palace.session import PalaceSession, reference_frames
 from reference.palace import DEALT_PER_SEAT, HAND_DEAL, MAX_PLAYERS, MAX_SET, MIN_PLAYERS, REFERENCE, Rank, Setup
 

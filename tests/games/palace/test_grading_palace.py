@@ -175,7 +175,7 @@ def _reference_observations(probe: Any, readings: Any) -> tuple[list[Any], dict[
     observes a library, and its answers to the probe's questions."""
     import orjson  # noqa: PLC0415
 
-    from grader.games.palace.observe import Observer  # noqa: PLC0415
+    from grader.games.palace.sandbox.observe import Observer  # noqa: PLC0415
     from reference.palace import Game  # noqa: PLC0415
 
     game = Game(probe.setup, readings)

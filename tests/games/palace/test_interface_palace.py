@@ -1,4 +1,4 @@
-"""The Palace C interface as the grader reads it (``grader.games.palace.interface``): the function list in
+"""The Palace C interface as the grader reads it (``grader.games.palace.sandbox.interface``): the function list in
 header order, and an FFI whose ``playerMove`` has the layout the C compiler gives it."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from grader.games.palace.interface import API, API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
-from grader.games.palace.library import warm_up
+from grader.games.palace.sandbox.interface import API, API_FUNCTIONS, COURSE_HEADERS, HEADERS, INCLUDE_DIR
+from grader.games.palace.sandbox.library import warm_up
 from reference.palace import CARD_H_FUNCTIONS, MAX_SET, PALACE_H_FUNCTIONS, Action, Phase, Rank, Suit
 from reference.palace import header as reference_header
 

@@ -29,10 +29,10 @@ from reproducing import Outcome, compile_programs, link_with, run_program
 
 from grader.core.results import TestResult as Judged  # a name pytest does not collect
 from grader.core.results import Verdict
-from grader.games.palace.interface import INCLUDE_DIR
-from grader.games.palace.observe import Observer
 from grader.games.palace.random_games import run_random_games
 from grader.games.palace.repro import write_repros
+from grader.games.palace.sandbox.interface import INCLUDE_DIR
+from grader.games.palace.sandbox.observe import Observer
 from grader.games.palace.session import PalaceSession
 from reference.palace import REFERENCE, SWITCHES, Game, GameError, Setup, parse_moves
 

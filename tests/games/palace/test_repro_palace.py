@@ -30,8 +30,8 @@ from reproducing import CFLAGS, Outcome, compile_programs, link_with, run_progra
 from grader.core.results import TestResult as Judged  # a name pytest does not collect
 from grader.core.results import Verdict
 from grader.games import get
-from grader.games.palace.interface import INCLUDE_DIR
 from grader.games.palace.repro import reproducible, write_repros
+from grader.games.palace.sandbox.interface import INCLUDE_DIR
 from grader.games.palace.session import PalaceSession
 
 ROOT = Path(__file__).resolve().parents[3]

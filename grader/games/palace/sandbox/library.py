@@ -8,7 +8,7 @@ in snake_case), so one observer reads either; it has exactly the methods whose C
 
 Cards come back as ``CCard(rank, suit, ident, ptr)``, ``ident`` being the pointer's value (C4:
 identity is the pointer).  Moves go in as a ``playerMove`` passed by value, built from anything
-shaped like ``reference.palace.PlayerMove`` (``action``, ``cards`` -- CCards or None --, ``count``,
+shaped like ``notation.PlayerMove`` (``action``, ``cards`` -- CCards or None --, ``count``,
 ``face_down_index``); fields the action ignores are zero or NULL (C40), entries past ``MAX_SET`` are
 dropped (the struct has no room for them; ``numCards`` still says what the move claims).
 
@@ -23,7 +23,7 @@ import mmap
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence, SupportsInt
+from typing import Any, Callable, Sequence, SupportsInt
 
 import cffi
 
@@ -35,10 +35,9 @@ from grader.core.sandbox.native import (
     game_class,
     load_symbols,
 )
-from grader.games.palace.interface import API, PalaceApi
-
-if TYPE_CHECKING:
-    from reference.palace import PlayerMove
+from grader.games.palace.sandbox.interface import API, PalaceApi
+from grader.games.palace.sandbox.notation import PlayerMove
+from grader.games.palace.sandbox.observer_call import DECLARATION, ENTRY
 
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 UINT_MASK = 2**32 - 1
@@ -106,8 +105,6 @@ class PalaceLibrary:
         """A whole game played and observed by the C observer at ``observer`` (``c_observer``), in one call:
         (how it ended, the packed frames).  ``words``: the request (``c_observer.request_words``); ``call_slot``:
         the writable buffer whose first 20 bytes are the call in progress."""
-        from grader.games.palace.c_observer import ENTRY  # noqa: PLC0415 - the observer is the sandbox side's only
-
         f = observer_ffi()
         native = f._backend.load_library(observer, 0)  # kept while its function is called: no dlclose
         entry = native.load_function(observer_entry_type(), ENTRY)
@@ -155,7 +152,7 @@ class PalaceGame(NativeGame):
         return CCard(int(rank(ptr)), int(suit(ptr)), int(self._ffi.cast(self._uintptr, ptr)), ptr)
 
     def c_move(self, move: PlayerMove) -> Any:
-        """The ``playerMove`` struct (by value) for a move shaped like ``reference.palace.PlayerMove``."""
+        """The ``playerMove`` struct (by value) for a move shaped like ``notation.PlayerMove``."""
         f = self._ffi
         m = f.new("playerMove *")  # zeroed: unused fields are 0 / NULL (C40)
         m.action = int(move.action) & UINT_MASK  # the enum is unsigned: -1 keeps its bit pattern
@@ -193,16 +190,12 @@ _OTHER: dict[str, Callable[..., object]] = {"isValidMove": _is_valid_move, "play
 @cache
 def observer_ffi() -> cffi.FFI:
     """The C observer's one entry point (``c_observer.DECLARATION``)."""
-    from grader.games.palace.c_observer import DECLARATION  # noqa: PLC0415
-
     return declarations(DECLARATION)
 
 
 @cache
 def observer_entry_type() -> Any:
     """Its cffi type, looked up as ``function_types`` does (no per-child ``dlopen`` class)."""
-    from grader.games.palace.c_observer import ENTRY  # noqa: PLC0415
-
     return cached_function_type(observer_ffi(), ENTRY)
 
 

@@ -18,15 +18,14 @@ from typing import Any, TypedDict, cast
 
 from grader.core.sandbox.clocks import timed_decision
 from grader.core.sandbox.native import open_library
-from grader.games.palace.interface import INCLUDE_DIR, PalaceApi
-from grader.games.palace.library import PalaceGame, PalaceLibrary
-from grader.games.palace.library import warm_up as _warm_up
-from grader.games.palace.observe import Observer
-from grader.games.palace.playing import PlayedGame, Results, deck_map, resolve
-from reference.palace import Action, MoveSpec, Setup
-from reference.palace.cards import format_key
+from grader.games.palace.sandbox.interface import INCLUDE_DIR, PalaceApi
+from grader.games.palace.sandbox.library import PalaceGame, PalaceLibrary
+from grader.games.palace.sandbox.library import warm_up as _warm_up
+from grader.games.palace.sandbox.notation import Action, CardRef, MoveSpec, Setup
+from grader.games.palace.sandbox.observe import Observer
+from grader.games.palace.sandbox.playing import PlayedGame, Results, deck_map, resolve
 
-GUARD_DIR = Path(__file__).resolve().parent / "arena_c"
+GUARD_DIR = Path(__file__).resolve().parent / "arena_c"  # palace_guard.h (its .c is the trusted side's)
 
 
 # The course's headers and player.h, and the guard's functions.
@@ -53,20 +52,19 @@ def _written(game: PalaceGame, chosen: Any, where: dict[int, int]) -> tuple[str,
     card it names exists."""
     action = int(chosen.action)
     if action == Action.PICK_UP_PILE:
-        return "pickup", True
+        return str(MoveSpec(Action.PICK_UP_PILE)), True
     if action == Action.PLAY_FACE_DOWN:
-        return f"blind:{int(chosen.faceDownIndex)}", True
+        return str(MoveSpec(Action.PLAY_FACE_DOWN, (), int(chosen.faceDownIndex))), True
     count = int(chosen.numCards)
     if action not in (Action.CHOOSE_FACE_UP, Action.PLAY_CARDS) or not 1 <= count <= len(chosen.cards):
         return f"<action {action}, {count} cards>", False
-    names = []
+    refs = []
     for k in range(count):
         card = game.card(chosen.cards[k])
         if card is None:
             return f"<a NULL card among {count}>", False
-        index = where.get(card.ident)
-        names.append(format_key((card.rank, card.suit)) + (f"@{index}" if index is not None else ""))
-    return ("up:" if action == Action.CHOOSE_FACE_UP else "") + ",".join(names), True
+        refs.append(CardRef(card.rank, card.suit, where.get(card.ident)))
+    return str(MoveSpec(Action(action), tuple(refs))), True
 
 
 def run(request: DecideRequest, results: Results) -> None:

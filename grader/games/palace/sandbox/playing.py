@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, NotRequired, Protocol, Required, Sequence, TypedDict, cast
 
-from grader.games.palace.frames import ASK, RECHECK, AskEntry, Event
-from grader.games.palace.observations import RECHECKED
-from grader.games.palace.observe import (
+from grader.games.palace.sandbox.frames import ASK, RECHECK, AskEntry, Event
+from grader.games.palace.sandbox.notation import HAND_DEAL, TABLE_CARDS, Action, Dealt, MoveSpec, PlayerMove
+from grader.games.palace.sandbox.observations import RECHECKED
+from grader.games.palace.sandbox.observe import (
     CALL_IDS,
     CHECK_MOVE,
     DECK_MAP,
@@ -23,7 +24,6 @@ from grader.games.palace.observe import (
     Observer,
     player_move,
 )
-from reference.palace import HAND_DEAL, TABLE_CARDS, Action, MoveSpec, PlayerMove, Setup
 
 NEEDED = ("newGame", "playMove", "isValidMove", "cardRank", "cardSuit", "currentPlayer", "handCardCount",
           "handCard", "faceUpCount", "faceUpCard")  # what playing a move list needs at all
@@ -176,7 +176,7 @@ def resolve(game: ZoneGame, spec: MoveSpec, cap: int, by_index: Callable[[int], 
     return player_move(spec.action, chosen)
 
 
-def deck_map(game: DealGame, setup: Setup, trace: Trace = _no_trace) -> dict[int, CardLike]:
+def deck_map(game: DealGame, setup: Dealt, trace: Trace = _no_trace) -> dict[int, CardLike]:
     """Deck index -> the game's card, right after newGame, by the deal of C2: face-down position j of
     seat s is card 6N + jN + s, the pile card 9N, getDeckCard(k) card 9N + 1 + k, and the hand of seat s
     the cards i < 6N with i mod N = s (matched by look, twins in hand order).  A card whose look is not
@@ -351,7 +351,7 @@ def recheck(game: object, obs: Mapping[str, object], n_players: int, trace: Trac
     return out
 
 
-def play_game(game: PlayedGame, setup: Setup, request: Mapping[str, object], send: Callable[[dict[str, object]], None],
+def play_game(game: PlayedGame, setup: Dealt, request: Mapping[str, object], send: Callable[[dict[str, object]], None],
               trace: Trace, at_step: Callable[[int], None], has: Callable[[str], bool] = lambda _name: True) -> None:
     """Play the request's moves on a made game -- a library's, or the reference's (``session`` packs the
     reference's frames to compare with the C observer's) -- sending every frame; ``at_step``: the step reached."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import TypedDict
 
-from grader.core.run_report import ERROR_TAG
+from grader.core.sandbox.protocol import ERROR_TAG
 
 ASK = -8  # the call-in-progress probe number of an asked question: (step, ASK, C call, entry, 0)
 RECHECK = -9  # ... of the counters read again after an observation: (step, RECHECK, C call, a, 0)

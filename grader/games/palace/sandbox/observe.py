@@ -1,7 +1,7 @@
 """Observations of a Palace game: everything Palace.h lets a tester see (rules-palace.md §4.2), as plain data.
 
 One ``Observer`` reads either engine -- the reference ``reference.palace.Game`` or a student library's
-game behind ``grader.games.palace.library.PalaceGame`` -- because both expose the C functions as the
+game behind ``grader.games.palace.sandbox.library.PalaceGame`` -- because both expose the C functions as the
 same snake_case methods.  The worker observes the student's game after newGame and after each move and
 sends the result back; the grader observes the reference the same way, and a correct library's
 observations equal the reference's (after ``canonical``, which puts the orders C37 leaves free into
@@ -45,8 +45,9 @@ from itertools import combinations, islice
 from typing import Callable, Iterable, Mapping, Protocol, Sequence, SupportsInt, cast
 
 from grader.core.sandbox.native import snake
-from grader.games.palace.interface import API_FUNCTIONS
-from grader.games.palace.observations import (
+from grader.games.palace.sandbox.interface import API_FUNCTIONS
+from grader.games.palace.sandbox.notation import MAX_SET, TABLE_CARDS, Action, PlayerMove, format_key
+from grader.games.palace.sandbox.observations import (
     BOOL,
     EDGES,
     HAND,
@@ -59,8 +60,6 @@ from grader.games.palace.observations import (
     SEAT_ZONES,
     TOP,
 )
-from reference.palace import MAX_SET, TABLE_CARDS, Action, Card, PlayerMove
-from reference.palace.cards import format_key
 
 MISSING = "missing"  # an observation whose API function the submission lacks
 NULL_CARD = [-1, -1, 0]
@@ -99,7 +98,7 @@ def player_move(action: int, cards: Iterable[CardLike | None] = (), index: int =
                 count: int | None = None) -> PlayerMove:
     """A ``PlayerMove`` of either engine's cards: a library's ``CCard`` stands where the reference's ``Card``
     stands (each engine reads only the cards it made: rank, suit, identity and, for a library, its pointer)."""
-    return PlayerMove(action, cast("tuple[Card | None, ...]", tuple(cards)), index, count)
+    return PlayerMove(action, tuple(cards), index, count)
 
 
 def _no_trace(_probe: int, _call: int, _a: int, _b: int) -> None:

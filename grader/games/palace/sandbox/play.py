@@ -61,15 +61,16 @@ import base64
 import hashlib
 from typing import cast
 
-from grader.core.batched_games import each_game
+from grader.core.sandbox.clocks import each_game
 from grader.core.sandbox.native import open_library
-from grader.games.palace.frames import Event
-from grader.games.palace.interface import API
-from grader.games.palace.library import PalaceLibrary
-from grader.games.palace.library import warm_up as _warm_up
-from grader.games.palace.observe import CALL_IDS, NEW_GAME
-from grader.games.palace.playing import NEEDED, BatchRequest, PlayedGame, PlayRequest, Results, play_game
-from reference.palace import Setup
+from grader.games.palace.sandbox.frames import Event
+from grader.games.palace.sandbox.interface import API
+from grader.games.palace.sandbox.library import PalaceLibrary
+from grader.games.palace.sandbox.library import warm_up as _warm_up
+from grader.games.palace.sandbox.notation import Setup
+from grader.games.palace.sandbox.observe import CALL_IDS, NEW_GAME
+from grader.games.palace.sandbox.observer_call import CAPACITY, OUTCOMES, request_words
+from grader.games.palace.sandbox.playing import NEEDED, BatchRequest, PlayedGame, PlayRequest, Results, play_game
 
 
 def warm_up() -> None:
@@ -110,10 +111,8 @@ def _play_frames(lib: PalaceLibrary, request: PlayRequest, results: Results) -> 
 
 def _run_batch(lib: PalaceLibrary, request: BatchRequest, results: Results) -> None:
     """A batch's games one after the other on one load of the library, each within its own limits
-    (``batched_games.each_game``); a library the C observer cannot play (it lacks an API function) sends an error
+    (``clocks.each_game``); a library the C observer cannot play (it lacks an API function) sends an error
     frame instead, and its games are all played alone."""
-    from grader.games.palace.c_observer import CAPACITY, OUTCOMES, request_words  # noqa: PLC0415
-
     if lib.missing or not request.get("observer"):
         results.send({"t": Event.ERROR.value, "what": "batch", "detail": "no C observer to play a batch with"})
         return
@@ -131,8 +130,6 @@ def _run_batch(lib: PalaceLibrary, request: BatchRequest, results: Results) -> N
 
 def _run_packed(lib: PalaceLibrary, observer: str, request: PlayRequest, results: Results) -> None:
     """The whole game in one call into the C observer; one frame back with every frame packed."""
-    from grader.games.palace.c_observer import CAPACITY, OUTCOMES, request_words  # noqa: PLC0415
-
     outcome, data = lib.play_packed(observer, request_words(request), results.call_slot(), CAPACITY)
     results.send({"t": Event.PACKED.value, "outcome": OUTCOMES.get(outcome, "?"),
                   "data": base64.b64encode(data).decode("ascii")})
