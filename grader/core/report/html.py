@@ -25,6 +25,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import escape
 
+from ..marks import mark_text as num  # (the dashboard takes it from here too)
 from ..replay import Replay, embed_json
 from ..results import PlayersResult, SubmissionResult, TestResult
 from ..suite.judge import SuiteResult
@@ -47,12 +48,6 @@ def scripts(*names: str) -> str:
 
 
 REPLAY_SCRIPTS = ("table.js", "replay.js")  # what a page with replays runs
-
-
-def num(x: float) -> str:
-    """A mark as people write it: 7.5, 10, 3.33."""
-    text = f"{round(float(x), 2):.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
 
 
 @dataclass

@@ -4,6 +4,7 @@ case named by its number only."""
 
 from __future__ import annotations
 
+from ..marks import shares
 from ..results import GroupMarks, SubmissionResult, TestResult, Verdict
 from ..suite.judge import SuiteResult
 from .escape import clean_text
@@ -24,9 +25,10 @@ def own_test_cases(suite: SuiteResult) -> list[tuple[TestResult, float, float]]:
     cases = [(TestResult(f"{GROUP}/valid", GROUP, (), 1.0, Verdict.PASSED if suite.valid else Verdict.WRONG,
                          message="" if suite.valid else clean_text(_validity_message(suite)), kind="own_tests"),
               suite.validity_marks, suite.validity_max)]
-    share = suite.thoroughness_max / len(suite.mutants) if suite.mutants else 0.0
+    maxima = shares(suite.thoroughness_max, [1.0] * len(suite.mutants))  # each to two places, adding up
+    earned = shares(suite.thoroughness_marks, [float(m.caught) for m in suite.mutants])  # (0 when the gate shut)
     hidden = 0
-    for m in suite.mutants:
+    for m, got, share in zip(suite.mutants, earned, maxima, strict=True):
         hidden += m.hidden
         name = f"hidden_mutant_{hidden}" if m.hidden else m.name
         message = (f"Caught by {', '.join(m.by)}" + (f" ({', '.join(m.functions)})" if m.functions else "") + "."
@@ -34,8 +36,7 @@ def own_test_cases(suite: SuiteResult) -> list[tuple[TestResult, float, float]]:
         case = TestResult(f"{GROUP}/catches_{name}", GROUP, () if m.hidden else tuple(m.rules), 1.0,
                           Verdict.PASSED if m.caught else Verdict.WRONG, message=clean_text(message),
                           hidden=m.hidden, kind="own_tests")
-        got = share if m.caught and suite.thoroughness_marks > 0 else 0.0  # (none when the validity gate shut)
-        cases.append((case, round(got, 4), round(share, 4)))
+        cases.append((case, got, share))
     return cases
 
 

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Mapping, NotRequired, TypedDict, cast
 
 from grader.core.config import SuiteMarking
+from grader.core.marks import rounded
 
 from .targets import Target, Targets
 
@@ -78,11 +79,11 @@ class SuiteResult:
 
     @property
     def score(self) -> float:
-        return round(self.validity_marks + self.thoroughness_marks, 2)
+        return rounded(self.validity_marks + self.thoroughness_marks)
 
     @property
     def max_score(self) -> float:
-        return round(self.validity_max + self.thoroughness_max, 2)
+        return rounded(self.validity_max + self.thoroughness_max)
 
     def rules_never_checked(self) -> list[str]:
         """The rules (and rulings) broken only by visible mutants the tests missed: no test checks them."""
@@ -232,7 +233,7 @@ def judge(targets: Targets, runs: Mapping[str, Run], marking: SuiteMarking, ruli
     result.validity_marks = marking.validity_marks if result.valid else 0.0
     share = result.caught / len(result.mutants) if result.mutants else 0.0
     earns = result.valid or not marking.gate
-    result.thoroughness_marks = round(marking.thoroughness_marks * share, 2) if earns else 0.0
+    result.thoroughness_marks = rounded(marking.thoroughness_marks * share) if earns else 0.0
     return result
 
 
