@@ -104,6 +104,10 @@ def _worker_parser() -> argparse.ArgumentParser:
     return p
 
 
+NOT_SHOWN_WORDS = ("(not shown: a test your game could not show all of, because it already differed in something "
+                   "another test judges; it earns the part it saw hold, and the difference is charged once)")
+
+
 def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = False, title: str | None = None,
                   said: Collection[str] = ()) -> None:
     """The result on the console, under the title of the game graded against (``title``, else the result's);
@@ -121,12 +125,14 @@ def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = Fals
             print(f"  note: {note}")
     print()
     for g in result.groups:
-        hidden = f"   ({g.not_shown} not shown)" if g.not_shown else ""
+        others = ", ".join(f"{n} {what}" for n, what in ((g.failed, "failed"), (g.not_shown, "not shown")) if n)
         print(f"  {g.group:<14} {g.passed:>3}/{g.total:<3} passed  {mark_text(g.marks):>6} / "
-              f"{mark_text(g.max_marks)}{hidden}")
+              f"{mark_text(g.max_marks)}" + (f"   ({others})" if others else ""))
     print(f"  {'total':<14} {'':9}      {mark_text(result.score):>6} / {mark_text(result.max_score)}   "
           f"({result.status}, "
           f"{result.seconds:.1f} s)")
+    if any(g.not_shown for g in result.groups):
+        print(f"  {NOT_SHOWN_WORDS}")
     if result.only:
         print(f"  PARTIAL: only {' '.join(result.only)} ran (--only); this is not your mark. "
               f"Run without --only for the whole grade.")

@@ -435,7 +435,10 @@ class SubmissionResult:
         return out
 
     def first_failure(self) -> TestResult | None:
-        return next((t for t in self.tests if not t.passed), None)
+        """The test to start with: the first the submission failed (or the grader did); else the first not passed.
+        A test another's difference hid (not shown) points at that other test, never the other way round."""
+        return next((t for t in self.tests if t.verdict.family in ("fail", "error")), None) or \
+            next((t for t in self.tests if not t.passed), None)
 
     def to_json(self) -> SubmissionJSON:
         return {
