@@ -28,6 +28,7 @@ from grader.core.config import ConfigError, MarkingConfig
 from grader.core.gamespec import GameSpec
 from grader.core.marks import mark_text
 from grader.core.replay import step_by_step
+from grader.core.report.notes import folded
 from grader.core.report.write import write_reports
 from grader.core.results import PlayersResult, SubmissionResult
 from grader.core.submission import ARCHIVES, HandedIn, is_submission, open_submission
@@ -120,9 +121,8 @@ def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = Fals
     print(f"{title or result.game or 'fcd-grade'} grader -- {result.submission}")
     print(f"  sandbox: {result.sandbox}")
     print(f"  rulings profile: {result.profile}")
-    for note in result.build_notes:
-        if note not in said:
-            print(f"  note: {note}")
+    for note in folded(n for n in result.build_notes if n not in said):
+        print(f"  note: {note}")
     print()
     for g in result.groups:
         others = ", ".join(f"{n} {what}" for n, what in ((g.failed, "failed"), (g.not_shown, "not shown")) if n)

@@ -37,6 +37,7 @@ from ..marks import mark_text, rounded, shares
 from ..replay import replay_address
 from ..results import SubmissionResult, TestResult
 from .escape import CAP, clean_text
+from .notes import folded
 from .own_tests import own_test_cases
 from .players import player_cases
 
@@ -97,7 +98,7 @@ def output_of(t: TestResult, program: tuple[str, str] | None = None, program_lef
         return "hidden test"
     parts = _message(clean_text(t.message) or ("" if t.passed else t.verdict.value))
     if t.notes:
-        parts.append("Notes:\n\n" + "\n".join(f"- {md_text(clean_text(n, 4096))}" for n in t.notes))
+        parts.append("Notes:\n\n" + "\n".join(f"- {md_text(clean_text(n, 4096))}" for n in folded(t.notes)))
     if t.repro:
         parts += ["The game, in the scenario format:", md_block(clean_text(t.repro), "toml")]
     if program is not None:

@@ -6,16 +6,28 @@ from __future__ import annotations
 
 from ..marks import shares
 from ..results import GroupMarks, SubmissionResult, TestResult, Verdict
-from ..suite.judge import SuiteResult
+from ..suite.judge import InvalidCheck, SuiteResult
 from .escape import clean_text
 
 GROUP = "own_tests"
+NAMED = 4  # correct implementations a check's line names at most (the rest are counted)
+
+
+def fails_on(check: InvalidCheck, correct: int) -> str:
+    """On which correct implementations (of ``correct``; 0: not recorded) a check of the student's fails: counted,
+    and named when it is only some of them, for that is where a reading of the rules is the point."""
+    n = len(check.failed_on)
+    if correct and n >= correct:
+        return f"fails on {n} of {n} correct implementations" if n > 1 else "fails on the course's model"
+    names = ", ".join(check.failed_on[:NAMED]) + (", ..." if n > NAMED else "")
+    of = f" of {correct}" if correct else ""
+    return f"fails on {n}{of} correct implementation{'s' if (correct or n) > 1 else ''}: {names}"
 
 
 def _validity_message(suite: SuiteResult) -> str:
     if not suite.compiled:
         return f"{suite.problem}\n{suite.compiler_output}".strip()
-    lines = [f"{c.key} ({c.function}): {c.detail}\n  fails on {', '.join(c.failed_on)}: {c.why}" for c in suite.invalid]
+    lines = [f"{c.key} ({c.function}): {c.detail}\n  {fails_on(c, suite.correct)}: {c.why}" for c in suite.invalid]
     lines += [f"On a correct implementation: {p}" for p in suite.problems]
     return "\n".join(lines)
 

@@ -68,6 +68,7 @@ class SuiteResult:
     thoroughness_marks: float = 0.0
     thoroughness_max: float = 0.0
     seconds: float = 0.0
+    correct: int = 0  # the correct implementations the tests ran on: the model and each reading (0: not recorded)
 
     @property
     def valid(self) -> bool:
@@ -145,6 +146,7 @@ class _SuiteResultFields(TypedDict):
     thoroughness_marks: NotRequired[float]
     thoroughness_max: NotRequired[float]
     seconds: NotRequired[float]
+    correct: NotRequired[int]
 
 
 class SuiteJSON(_SuiteResultFields):
@@ -191,6 +193,7 @@ def judge(targets: Targets, runs: Mapping[str, Run], marking: SuiteMarking, ruli
     result = SuiteResult(targets.test_file, True, validity_max=marking.validity_marks,
                          thoroughness_max=marking.thoroughness_marks)
     correct = [targets.model, *targets.readings]
+    result.correct = len(correct)
     invalid: dict[str, InvalidCheck] = {}
     for target in correct:
         run = runs[target.name]
