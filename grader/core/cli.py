@@ -26,7 +26,9 @@ from typing import Collection
 from grader.core.commands import ExitCode, game_option
 from grader.core.config import ConfigError, MarkingConfig
 from grader.core.gamespec import GameSpec
+from grader.core.marks import mark_text
 from grader.core.replay import step_by_step
+from grader.core.report.notes import folded
 from grader.core.report.write import write_reports
 from grader.core.results import PlayersResult, SubmissionResult
 from grader.core.submission import ARCHIVES, HandedIn, is_submission, open_submission
@@ -103,26 +105,34 @@ def _worker_parser() -> argparse.ArgumentParser:
     return p
 
 
+NOT_SHOWN_WORDS = ("(not shown: a test your game could not show all of, because it already differed in something "
+                   "another test judges; it earns the part it saw hold, and the difference is charged once)")
+
+
 def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = False, title: str | None = None,
                   said: Collection[str] = ()) -> None:
     """The result on the console, under the title of the game graded against (``title``, else the result's);
     ``said``: build notes already printed before grading (not said twice)."""
     if quiet:
         partial = f", partial: --only {' '.join(result.only)}" if result.only else ""
-        print(f"{result.submission}: {result.score:g}/{result.max_score:g} ({result.status}{partial})")
+        print(f"{result.submission}: {mark_text(result.score)}/{mark_text(result.max_score)} "
+              f"({result.status}{partial})")
         return
     print(f"{title or result.game or 'fcd-grade'} grader -- {result.submission}")
     print(f"  sandbox: {result.sandbox}")
     print(f"  rulings profile: {result.profile}")
-    for note in result.build_notes:
-        if note not in said:
-            print(f"  note: {note}")
+    for note in folded(n for n in result.build_notes if n not in said):
+        print(f"  note: {note}")
     print()
     for g in result.groups:
-        hidden = f"   ({g.not_shown} not shown)" if g.not_shown else ""
-        print(f"  {g.group:<14} {g.passed:>3}/{g.total:<3} passed  {g.marks:>6.2f} / {g.max_marks:g}{hidden}")
-    print(f"  {'total':<14} {'':9}      {result.score:>6.2f} / {result.max_score:g}   ({result.status}, "
+        others = ", ".join(f"{n} {what}" for n, what in ((g.failed, "failed"), (g.not_shown, "not shown")) if n)
+        print(f"  {g.group:<14} {g.passed:>3}/{g.total:<3} passed  {mark_text(g.marks):>6} / "
+              f"{mark_text(g.max_marks)}" + (f"   ({others})" if others else ""))
+    print(f"  {'total':<14} {'':9}      {mark_text(result.score):>6} / {mark_text(result.max_score)}   "
+          f"({result.status}, "
           f"{result.seconds:.1f} s)")
+    if any(g.not_shown for g in result.groups):
+        print(f"  {NOT_SHOWN_WORDS}")
     if result.only:
         print(f"  PARTIAL: only {' '.join(result.only)} ran (--only); this is not your mark. "
               f"Run without --only for the whole grade.")
@@ -130,7 +140,7 @@ def print_summary(result: SubmissionResult, out: Path | None, quiet: bool = Fals
         s = result.suite
         what = (s.problem if not s.compiled else f"valid: {'yes' if s.valid else 'no'}, caught {s.caught} of "
                 f"{len(s.mutants)} buggy implementations")
-        print(f"  {'your tests':<14} {what}   {s.score:>6.2f} / {s.max_score:g}   (marked apart)")
+        print(f"  {'your tests':<14} {what}   {mark_text(s.score):>6} / {mark_text(s.max_score)}   (marked apart)")
     if result.players is not None:
         print_players(result.players, out)
     failure = result.first_failure()
@@ -150,9 +160,10 @@ def print_players(players: PlayersResult, out: Path | None) -> None:
     when it played no game, or its first forfeit with the replay page of that game (in ``out``)."""
     played = (f"{players.games_played} games against the baselines" if players.compiled and not players.error else
               players.problem or "not judged: the grader failed")
-    print(f"  {'your player':<14} {played}   {players.score:>6.2f} / {players.max_score:g}   (marked apart)")
+    print(f"  {'your player':<14} {played}   {mark_text(players.score):>6} / {mark_text(players.max_score)}   "
+          "(marked apart)")
     for m in players.marks:
-        print(f"    {m.what:<14} {m.earned:>5g} / {m.max:<3g} {m.why}")
+        print(f"    {m.what:<14} {mark_text(m.earned):>5} / {mark_text(m.max):<3} {m.why}")
     error = next((line for line in players.compiler_output.splitlines() if "error" in line), "")
     if error:
         print(f"    the compiler: {error}")

@@ -26,6 +26,7 @@ from grader.core.config import MarkingConfig
 from grader.core.digest import digest
 from grader.core.gamespec import GameSpec, Scenario, Session
 from grader.core.isolation import detect_mode
+from grader.core.marks import rounded
 from grader.core.results import STAGE_RANK, GroupMarks, PlayersResult, SubmissionResult, TestResult, Verdict
 from grader.core.submission import read_sources
 
@@ -238,7 +239,7 @@ def mark(tests: list[TestResult], config: MarkingConfig) -> list[GroupMarks]:
             marks = max_marks if passed_w == total_w else 0.0
         else:
             marks = max_marks * passed_w / total_w
-        out.append(GroupMarks(name, sum(1 for t in ts if t.passed), len(ts), round(marks, 2), max_marks,
+        out.append(GroupMarks(name, sum(1 for t in ts if t.passed), len(ts), rounded(marks), max_marks,
                               not_shown=sum(1 for t in ts if t.verdict is Verdict.NOT_SHOWN),
                               failed=sum(1 for t in ts if t.verdict.family == "fail")))
     return out

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
+from grader.core.marks import rounded
 from grader.core.suite.judge import SuiteJSON, SuiteResult
 
 if TYPE_CHECKING:
@@ -370,11 +371,11 @@ class PlayersResult:
 
     @property
     def score(self) -> float:
-        return round(sum(m.earned for m in self.marks), 2)
+        return rounded(sum(m.earned for m in self.marks))
 
     @property
     def max_score(self) -> float:
-        return round(sum(m.max for m in self.marks), 2)
+        return rounded(sum(m.max for m in self.marks))
 
     def page_of(self, game: int) -> str:
         """The replay page of game ``game``, from the report's folder ('' when none was kept)."""
@@ -422,11 +423,11 @@ class SubmissionResult:
 
     @property
     def score(self) -> float:
-        return round(sum(g.marks for g in self.groups), 2)
+        return rounded(sum(g.marks for g in self.groups))
 
     @property
     def max_score(self) -> float:
-        return round(sum(g.max_marks for g in self.groups), 2)
+        return rounded(sum(g.max_marks for g in self.groups))
 
     @property
     def all_passed(self) -> bool:
@@ -459,11 +460,14 @@ class SubmissionResult:
             total = sum(t.weight for t in tests) or 1.0
             hidden = sum(t.weight * (1 - t.earns_marks) for t in tests if t.verdict is Verdict.NOT_SHOWN)
             if hidden:
-                out[g.group] = round(g.max_marks * hidden / total, 2)
+                out[g.group] = rounded(g.max_marks * hidden / total)
         return out
 
     def first_failure(self) -> TestResult | None:
-        return next((t for t in self.tests if not t.passed), None)
+        """The test to start with: the first the submission failed (or the grader did); else the first not passed.
+        A test another's difference hid (not shown) points at that other test, never the other way round."""
+        return next((t for t in self.tests if t.verdict.family in ("fail", "error")), None) or \
+            next((t for t in self.tests if not t.passed), None)
 
     def to_json(self) -> SubmissionJSON:
         return {

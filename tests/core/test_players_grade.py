@@ -146,7 +146,7 @@ def test_the_console_shows_a_line_per_mark(simple: tuple[SubmissionResult, Path]
     cli.print_summary(result, out)
     lines = capsys.readouterr().out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("  your player "))
-    assert lines[at].endswith("7.00 / 10   (marked apart)")
+    assert lines[at].endswith("     7 / 10   (marked apart)")  # (a mark as people write it: grader.core.marks)
     assert [line.split()[:4] for line in lines[at + 1:at + 4]] == [
         ["legal", "4", "/", "4"], ["beats_random", "3", "/", "3"], ["beats_greedy", "0", "/", "3"]]
 

@@ -19,16 +19,12 @@ import csv
 from pathlib import Path
 from typing import Sequence
 
+from grader.core.marks import mark_text as num
 from grader.core.results import SubmissionResult, group_rank
 
 from .escape import clean_text
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def num(x: float) -> str:
-    text = f"{round(float(x), 2):.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
 
 
 def group_order(results: Sequence[SubmissionResult]) -> list[str]:

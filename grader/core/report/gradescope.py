@@ -33,13 +33,14 @@ import re
 from pathlib import Path
 from typing import TypedDict
 
+from ..marks import mark_text, rounded, shares
 from ..replay import replay_address
 from ..results import SubmissionResult, TestResult
 from .escape import CAP, clean_text
+from .notes import folded
 from .own_tests import own_test_cases
 from .players import player_cases
 
-PLACES = 4  # decimals of a per-test score
 FORMAT = "md"  # of every output in the file
 PROGRAMS_BUDGET = 96 * 1024  # characters of C repro programs in one results.json: the first failures get theirs
 
@@ -97,7 +98,7 @@ def output_of(t: TestResult, program: tuple[str, str] | None = None, program_lef
         return "hidden test"
     parts = _message(clean_text(t.message) or ("" if t.passed else t.verdict.value))
     if t.notes:
-        parts.append("Notes:\n\n" + "\n".join(f"- {md_text(clean_text(n, 4096))}" for n in t.notes))
+        parts.append("Notes:\n\n" + "\n".join(f"- {md_text(clean_text(n, 4096))}" for n in folded(t.notes)))
     if t.repro:
         parts += ["The game, in the scenario format:", md_block(clean_text(t.repro), "toml")]
     if program is not None:
@@ -115,17 +116,6 @@ def output_of(t: TestResult, program: tuple[str, str] | None = None, program_lef
     return "\n\n".join(parts)
 
 
-def _shares(amount: float, weights: list[float]) -> list[float]:
-    """``amount`` split by ``weights``, rounded, the rounding residue on the last non-zero share."""
-    total = sum(weights)
-    if not weights or total <= 0 or amount == 0:
-        return [0.0] * len(weights)
-    out = [round(amount * w / total, PLACES) for w in weights]
-    last = max(i for i, w in enumerate(weights) if w > 0)
-    out[last] = round(out[last] + amount - sum(out), PLACES + 4)
-    return out
-
-
 def test_marks(result: SubmissionResult) -> dict[int, tuple[float, float]]:
     """Each test's (score, max_score), keyed by its index in ``result.tests``."""
     groups = {g.group: g for g in result.groups}
@@ -141,9 +131,9 @@ def test_marks(result: SubmissionResult) -> dict[int, tuple[float, float]]:
         weights = [max(result.tests[i].weight, 0.0) for i in idx]
         if not any(weights):  # weightless tests: equal shares of max_marks (grade.mark gives them 0 marks)
             weights = [1.0] * len(idx)
-        maxima = _shares(g.max_marks, weights)
+        maxima = shares(g.max_marks, weights)
         passed = [w * result.tests[i].earns_marks for i, w in zip(idx, weights)]
-        scores = _shares(g.marks, passed)
+        scores = shares(g.marks, passed)
         out.update({i: (s, m) for i, s, m in zip(idx, scores, maxima)})
     return out
 
@@ -154,7 +144,8 @@ def _summary(result: SubmissionResult) -> str:
     failed = sum(1 for t in result.tests if t.verdict.family == "fail")
     hidden = sum(1 for t in result.tests if t.verdict.value == "not shown")
     lines = [f"Graded as {clean_text(result.game, 256)}."] if result.game else []
-    lines += [f"Score {result.score:g} / {result.max_score:g}: {passed} of {n} tests passed, {failed} failed"
+    lines += [f"Score {mark_text(result.score)} / {mark_text(result.max_score)}: {passed} of {n} tests passed, "
+              f"{failed} failed"
              + (f", {hidden} not shown (a difference another test owns hid their rule: they earn only what "
                 f"was seen)." if hidden else ".")]
     if getattr(result, "only", ()):
@@ -171,15 +162,17 @@ def _summary(result: SubmissionResult) -> str:
                      "staff have been told and will look at it.")
     suite = getattr(result, "suite", None)
     if suite is not None:
-        lines.append(f"Implementation {result.score:g} / {result.max_score:g}; your tests ({suite.test_file}) "
-                     f"{suite.score:g} / {suite.max_score:g}, marked apart: valid {'yes' if suite.valid else 'no'}, "
+        lines.append(f"Implementation {mark_text(result.score)} / {mark_text(result.max_score)}; your tests "
+                     f"({suite.test_file}) {mark_text(suite.score)} / {mark_text(suite.max_score)}, marked apart: "
+                     f"valid {'yes' if suite.valid else 'no'}, "
                      f"{suite.caught} of {len(suite.mutants)} buggy implementations caught.")
         if suite.rules_never_checked():
             lines.append(f"No test of yours checks {', '.join(suite.rules_never_checked())}.")
     players = getattr(result, "players", None)
     if players is not None:
-        lines.append(f"Your player ({players.player}) {players.score:g} / {players.max_score:g}, marked apart: "
-                     + ", ".join(f"{m.what} {m.earned:g}/{m.max:g}" for m in players.marks)
+        lines.append(f"Your player ({players.player}) {mark_text(players.score)} / {mark_text(players.max_score)}, "
+                     "marked apart: " + ", ".join(f"{m.what} {mark_text(m.earned)}/{mark_text(m.max)}"
+                                                  for m in players.marks)
                      + (f" ({clean_text(players.problem, 1024)})." if players.problem else "."))
         if players.error:
             lines.append("The grader itself failed while your player played. That is not your fault; it will be "
@@ -239,7 +232,7 @@ def gradescope_json(result: SubmissionResult, base: Path | None = None) -> Grade
         budget -= len(program[1]) if program is not None else 0
         tests.append({
             "name": clean_text(t.id, 1024),
-            "score": score,
+            "score": score,  # (to two places, adding up to the group's marks: ``marks.shares``)
             "max_score": max_score,
             "status": "passed" if t.verdict.family == "pass" else "failed",
             "output": output_of(t, program, left_out),
@@ -265,8 +258,8 @@ def gradescope_json(result: SubmissionResult, base: Path | None = None) -> Grade
         })
     apart = [part for part in (suite, players) if part is not None]  # marked apart, but part of the one grade
     return {
-        "score": round(result.score + sum(part.score for part in apart), 2),
-        "max_score": round(result.max_score + sum(part.max_score for part in apart), 2),
+        "score": rounded(result.score + sum(part.score for part in apart)),
+        "max_score": rounded(result.max_score + sum(part.max_score for part in apart)),
         "execution_time": int(round(result.seconds)),
         "output": _summary(result),
         "output_format": FORMAT,

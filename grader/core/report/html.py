@@ -12,9 +12,11 @@ replay (``grader.core.replay``) as JSON in a ``<script type="application/json">`
 (escaped by ``embed_json``), which the page's one script draws: it opens at the
 first difference, steps with the arrow keys, Home and End or a slider, and
 every step has an address (``#<test id>/step-<n>``).  The student's own tests and player are sections of
-their own (marked apart); each game the player forfeited links to its replay page.  The page is titled by the
-game graded against (``result.game``) and, where tests did not pass, says once how to read the game's moves
-(``GameSpec.notation``).
+their own (marked apart), after the implementation's tests: what the implementation failed is read first; a
+check of the student's that fails on correct implementations is one row, which counts them (``own_tests.fails_on``);
+each game the player forfeited links to its replay page.  A note said several times is shown once
+(``notes.folded``).  The page is titled by the game graded against (``result.game``) and, where tests did not
+pass, says once how to read the game's moves (``GameSpec.notation``).
 """
 
 from __future__ import annotations
@@ -25,16 +27,20 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import escape
 
+from ..marks import mark_text as num  # (the dashboard takes it from here too)
 from ..replay import Replay, embed_json
 from ..results import PlayersResult, SubmissionResult, TestResult
 from ..suite.judge import SuiteResult
 from .escape import CAP, clean_text
+from .notes import folded
+from .own_tests import fails_on
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 BUILD_LINES = 60  # compiler output shown: its first lines...
 BUILD_CAP = 16 * 1024  # ...and at most this many bytes
 OUTPUT_BUDGET = 512 * 1024  # bytes of the code's printing one page shows in all (``OutputBudget``)
 PASSED_CAP = 4 * 1024  # ...of which one passed test shows at most this many
+INVALID_SHOWN = 10  # the student's checks that fail on a correct implementation listed open; the rest folded away
 
 JINJA = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
                    trim_blocks=True, lstrip_blocks=True)
@@ -47,12 +53,6 @@ def scripts(*names: str) -> str:
 
 
 REPLAY_SCRIPTS = ("table.js", "replay.js")  # what a page with replays runs
-
-
-def num(x: float) -> str:
-    """A mark as people write it: 7.5, 10, 3.33."""
-    text = f"{round(float(x), 2):.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
 
 
 @dataclass
@@ -102,7 +102,7 @@ def _test_view(t: TestResult, replays: dict[str, Replay], budget: OutputBudget) 
         id=clean_text(t.id, 1024), passed=t.verdict.family == "pass", family=t.verdict.family,
         verdict=clean_text(verdict, 1024),
         hidden=False, rules=[clean_text(r, 256) for r in t.rules], message=clean_text(t.message),
-        notes=[clean_text(n, 4096) for n in t.notes], stdout=budget.take(t.stdout, t.passed),
+        notes=[clean_text(n, 4096) for n in folded(t.notes)], stdout=budget.take(t.stdout, t.passed),
         stderr=budget.take(t.stderr, t.passed),
         repro=clean_text(t.repro or ""), seconds=t.seconds,
         replay=embed_json(replays[t.id]) if t.id in replays else "",
@@ -142,9 +142,10 @@ def suite_view(suite: SuiteResult | None) -> dict[str, object] | None:
         "caught": suite.caught, "mutants": len(suite.mutants), "hidden": hidden,
         "invalid": [{"key": clean_text(c.key, 256), "detail": clean_text(c.detail, 1024),
                      "function": clean_text(c.function, 256),
-                     "failed_on": ", ".join(clean_text(n, 256) for n in c.failed_on),
+                     "failed_on": clean_text(fails_on(c, suite.correct), 2048),
                      "why": clean_text(c.why, 2048)} for c in suite.invalid],
-        "problems": [clean_text(p, 2048) for p in suite.problems], "notes": [clean_text(n, 2048) for n in suite.notes],
+        "problems": [clean_text(p, 2048) for p in suite.problems],
+        "notes": [clean_text(n, 2048) for n in folded(suite.notes)],
         "own": clean_text(suite.own, 2048), "functions": functions, "rows": rows,
         "missed": [r for r in rows if not r["caught"] and not r["hidden"]],
         "hidden_missed": sum(1 for r in rows if not r["caught"] and r["hidden"]),
@@ -170,7 +171,7 @@ def players_view(players: PlayersResult | None) -> dict[str, object] | None:
                       "href": f"{page}#game/step-{f.step}" if (page := players.page_of(f.game)) else ""}
                      for f in players.forfeits],
         "games": players.games_played, "rounds": players.rounds, "seconds": f"{players.seconds:.1f}",
-        "notes": [clean_text(n, 2048) for n in players.notes],
+        "notes": [clean_text(n, 2048) for n in folded(players.notes)],
     }
 
 
@@ -212,7 +213,7 @@ def context(result: SubmissionResult, replays: dict[str, Replay] | None = None) 
         "seed": result.seed,
         "build_ok": result.build_ok,
         "unreadable": clean_text(result.unreadable, 4096), "only": [clean_text(o, 256) for o in result.only],
-        "build_notes": [clean_text(n, 4096) for n in result.build_notes],
+        "build_notes": [clean_text(n, 4096) for n in folded(result.build_notes)],
         "build_command": clean_text(" ".join(result.build_command), 4096),
         "build_output": build_output, "build_trimmed": build_trimmed,
         "groups": [{"group": clean_text(g.group, 256), "passed": g.passed, "total": g.total, "failed": g.failed,
@@ -224,6 +225,7 @@ def context(result: SubmissionResult, replays: dict[str, Replay] | None = None) 
         "viewer": scripts(*REPLAY_SCRIPTS) if any(v.replay for v in views) else "",
         "suite": suite_view(getattr(result, "suite", None)),
         "players": players_view(getattr(result, "players", None)),
+        "invalid_shown": INVALID_SHOWN,
     }
 
 

@@ -32,6 +32,7 @@ from typing import Callable, Sequence
 
 from junit_xml import TestCase, TestSuite, to_xml_report_string
 
+from ..marks import mark_text
 from ..replay import step_by_step
 from ..results import SubmissionResult, TestResult
 from .escape import clean_text, first_line
@@ -76,13 +77,13 @@ def _case(t: TestResult, report: str = "report.html") -> TestCase:
 
 def _properties(result: SubmissionResult) -> dict[str, str]:
     props = {
-        "score": f"{result.score:g}", "max_score": f"{result.max_score:g}", "status": result.status,
+        "score": mark_text(result.score), "max_score": mark_text(result.max_score), "status": result.status,
         "profile": clean_text(result.profile, 1024), "game": clean_text(result.game, 256),
         "sandbox": clean_text(result.sandbox, 1024),
         "source_hash": clean_text(result.source_hash, 1024),
     }
     for g in result.groups:
-        props[f"marks.{clean_text(g.group, 256)}"] = f"{g.marks:g}/{g.max_marks:g}"
+        props[f"marks.{clean_text(g.group, 256)}"] = f"{mark_text(g.marks)}/{mark_text(g.max_marks)}"
     return props
 
 

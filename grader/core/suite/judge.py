@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Mapping, NotRequired, TypedDict, cast
 
 from grader.core.config import SuiteMarking
+from grader.core.marks import rounded
 
 from .targets import Target, Targets
 
@@ -67,6 +68,7 @@ class SuiteResult:
     thoroughness_marks: float = 0.0
     thoroughness_max: float = 0.0
     seconds: float = 0.0
+    correct: int = 0  # the correct implementations the tests ran on: the model and each reading (0: not recorded)
 
     @property
     def valid(self) -> bool:
@@ -78,11 +80,11 @@ class SuiteResult:
 
     @property
     def score(self) -> float:
-        return round(self.validity_marks + self.thoroughness_marks, 2)
+        return rounded(self.validity_marks + self.thoroughness_marks)
 
     @property
     def max_score(self) -> float:
-        return round(self.validity_max + self.thoroughness_max, 2)
+        return rounded(self.validity_max + self.thoroughness_max)
 
     def rules_never_checked(self) -> list[str]:
         """The rules (and rulings) broken only by visible mutants the tests missed: no test checks them."""
@@ -144,6 +146,7 @@ class _SuiteResultFields(TypedDict):
     thoroughness_marks: NotRequired[float]
     thoroughness_max: NotRequired[float]
     seconds: NotRequired[float]
+    correct: NotRequired[int]
 
 
 class SuiteJSON(_SuiteResultFields):
@@ -190,6 +193,7 @@ def judge(targets: Targets, runs: Mapping[str, Run], marking: SuiteMarking, ruli
     result = SuiteResult(targets.test_file, True, validity_max=marking.validity_marks,
                          thoroughness_max=marking.thoroughness_marks)
     correct = [targets.model, *targets.readings]
+    result.correct = len(correct)
     invalid: dict[str, InvalidCheck] = {}
     for target in correct:
         run = runs[target.name]
@@ -232,7 +236,7 @@ def judge(targets: Targets, runs: Mapping[str, Run], marking: SuiteMarking, ruli
     result.validity_marks = marking.validity_marks if result.valid else 0.0
     share = result.caught / len(result.mutants) if result.mutants else 0.0
     earns = result.valid or not marking.gate
-    result.thoroughness_marks = round(marking.thoroughness_marks * share, 2) if earns else 0.0
+    result.thoroughness_marks = rounded(marking.thoroughness_marks * share) if earns else 0.0
     return result
 
 

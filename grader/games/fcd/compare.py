@@ -76,6 +76,7 @@ class Comparison:
     not_shown: list[str] = field(default_factory=list)  # why this test could not see all of its rule
     agreed: float = 0.0  # steps where the test's rule was judged and held (evidence), a step's part for a part
     hidden: float = 0.0  # steps where its rule was hidden by a difference another test owns
+    hidden_steps: int = 0  # the steps where any of it was hidden (in whole steps: what a student is told)
     forced_at: int | None = None  # the first move the submission refused and the grader made anyway (2018's A28)
     lenient_forced: bool = False  # ... a refusal the rules allow (a reading): what follows is judged where it agrees
     judges_nothing: bool = False  # no observation is this test's at any step: the game running is its evidence
@@ -83,6 +84,11 @@ class Comparison:
     @property
     def passed(self) -> bool:
         return self.divergence is None and self.identity_problem is None
+
+    @property
+    def judged_steps(self) -> int:
+        """The steps that judge this test's rule (each one seen to hold, hidden, or part of each)."""
+        return round(self.agreed + self.hidden)
 
     @property
     def seen(self) -> float:
@@ -173,8 +179,9 @@ class _StepJudge:
         """This test's rule, at step ``k``, could not be seen: neither charged nor paid (an answer of a
         battery is one part of it; any other observation is one part)."""
         self.hidden_here[name] += 1
-        if len(self.not_shown) < 8:
-            self.not_shown.append(f"after move {k}: {self.by_name[name].call} {why}")
+        line = f"after move {k}: {self.by_name[name].call} {why}"
+        if line in self.not_shown or len(set(self.not_shown)) < 8:  # eight reasons at most, each counted in full
+            self.not_shown.append(line)
 
     def causes(self, k: int, name: str, d: Divergence) -> list[str]:
         """The earlier differences (owned elsewhere) that may explain this one, judged on the reference's
@@ -579,6 +586,7 @@ def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object]
         if isinstance(i, int) and not isinstance(i, bool) and e.get("t") in (Event.REFUSED.value, Event.NO_CARD.value):
             stops.setdefault(i, Event(e["t"]))
     agreed = hidden = 0.0
+    hidden_steps = 0
     forced_at: int | None = None
 
     def result(d: Divergence | None = None, *, identity_problem: str | None = None, compared_steps: int = 0,
@@ -586,12 +594,13 @@ def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object]
         if d is not None:
             d.table = table
         return Comparison(d, notes=judge.notes, not_shown=judge.not_shown, agreed=agreed, hidden=hidden,
+                          hidden_steps=hidden_steps,
                           forced_at=forced_at, lenient_forced=forced_at is not None and judge.forced_lenient,
                           judges_nothing=not (agreed or hidden)  # anything seen or hidden was judged: no rescan
                           and not any(judge.covers_any(j) for j in range(len(ref))),
                           identity_problem=identity_problem, compared_steps=compared_steps, cut_at=cut_at)
 
-    def rest_hidden(k: int, why: str) -> float:
+    def rest_hidden(k: int, why: str) -> int:
         """The steps after ``k`` this test would have judged: not shown (the game could not go on)."""
         n = sum(1 for j in range(k + 1, len(judge.ref)) if judge.covers_any(j))
         if n:
@@ -627,7 +636,7 @@ def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object]
         covered = judge.covered(k)
         if covered:  # each part the test judges here is a share of the step: seen, or hidden
             shut = sum(min(n, judge.hidden_here[name]) for name, n in covered.items()) / sum(covered.values())
-            agreed, hidden = agreed + 1 - shut, hidden + shut
+            agreed, hidden, hidden_steps = agreed + 1 - shut, hidden + shut, hidden_steps + (shut > 0)
         if ref[k].lenient.winner_accepts and obs["winner"] != ref[k].obs["winner"]:
             return result(None, compared_steps=k, cut_at=k)
         if "A22" in ref[k].lenient.why("deck_pile") and _recycled(table, ref[k].obs, obs):
@@ -649,7 +658,8 @@ def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object]
                 why = (f"move {k + 1} ({spec}) needs a card your game did not put in that player's hand "
                        f"({judge.owner('hands', k)}), so the rest of this test was not played")
                 if judge.forced is None or not judge.forced_lenient:
-                    hidden += rest_hidden(k, why)
+                    rest = rest_hidden(k, why)
+                    hidden, hidden_steps = hidden + rest, hidden_steps + rest
                 return result(None, compared_steps=k, cut_at=k)
             if forced_at is None and _judged_on(moves, judge.ref, got, k, refusal):
                 judge.notes.append(f"your isValidMove() refused move {k + 1} ({spec}); it was made anyway, and the "
@@ -671,7 +681,8 @@ def compare(moves: Sequence[WrittenMove], ref: list[Step], got: Sequence[object]
                         f"({judge.owner(name, k)}); it was made anyway, and what your game did after it is "
                         f"only counted where it agrees ({refusal.undefined})")
     if len(got) < len(judge.ref) and forced_at is not None and not judge.forced_lenient:
-        hidden += rest_hidden(len(got) - 1, "your game stopped after a move it had refused")
+        rest = rest_hidden(len(got) - 1, "your game stopped after a move it had refused")
+        hidden, hidden_steps = hidden + rest, hidden_steps + rest
     return result(None, compared_steps=len(got))
 
 

@@ -2,13 +2,15 @@
 
 The rule in plain words, the moves up to the difference (turn by turn), what
 was expected and what came back, a picture of the state just before, and the
-rulings that leave that point open, if any.
+rulings that leave that point open, if any.  And a test another test's difference
+hid (``not_shown``): how many of its steps, in whole steps, and why, each reason once.
 """
 
 from __future__ import annotations
 
 from typing import Sequence, cast
 
+from grader.core.report.notes import folded
 from grader.games.fcd.compare import Comparison
 from grader.games.fcd.edition import Edition, G, WrittenMove
 from grader.games.fcd.reference_trace import play
@@ -33,6 +35,28 @@ def moves_by_turn(deck: Deck, moves: Sequence[WrittenMove], upto: int, edition: 
     if current:
         parts.append(f"{label} {' '.join(current)}")
     return "\n    ".join(parts)
+
+
+def share_words(share: float) -> str:
+    """A share of a test's marks as a whole percentage, never rounded to none or to all when it is neither."""
+    percent = round(100 * share)
+    return f"{min(max(percent, 1 if share > 0 else 0), 99 if share < 1 else 100)}%"
+
+
+def not_shown(cmp: Comparison) -> str:
+    """Why a test could not see all of its rule, in whole steps (a step hidden in part counts as one), what it
+    earns (the part it saw hold), and each reason once."""
+    judged, hidden = cmp.judged_steps, cmp.hidden_steps
+    reasons = folded(cmp.not_shown) or ["nothing it judges happened in your game"]
+    if not judged:
+        head = ("This test could not judge its rule anywhere in your game, because of a difference another test "
+                "judges (not counted twice): it earns nothing here, and is not charged.")
+    else:
+        which = "its one step" if judged == 1 else f"{hidden} of its {judged} steps"
+        head = (f"{which[0].upper()}{which[1:]} could not be judged in full, because your game already differed in "
+                f"something another test judges (not counted twice). This test earns the part of its rule it saw "
+                f"hold: {share_words(cmp.seen)} of its marks.")
+    return head + "\n  " + "\n  ".join(reasons)
 
 
 def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[WrittenMove], cmp: Comparison,

@@ -35,6 +35,7 @@ from grader.core.cache import cached, key_of
 from grader.core.grade import guarded
 from grader.core.results import TestResult, Verdict
 from grader.games.fcd.edition import Edition, G
+from grader.games.fcd.explain import share_words
 from grader.games.fcd.random_families import FAMILIES, Family, RandomGame
 from grader.games.fcd.reference_trace import trace_version
 from reference import Deck
@@ -137,7 +138,7 @@ def run_random_games(session: FcdSession[G], total: int, profile: str = "grading
                 evidence[rf] += 1
         masked.update(*(members[rf] for rf in seen.failed))
     results = [_family_result(session, rf, judged, failing.get(rf, 0), shortest.get(rf), evidence[rf],
-                              hidden_by.get(rf), played - judged) for rf in families]
+                              hidden_by.get(rf), played - judged, charged.get("crashes", "")) for rf in families]
     if batched.kept_state:
         _note_kept_state(session, batched, results)
     return results + faults
@@ -200,30 +201,40 @@ def _note_kept_state(session: FcdSession[G], batched: BatchedGames[Numbered, Tes
 
 def _family_result(session: FcdSession[G], rule_family: str, played: int, failed: int,
                    worst: tuple[RandomGame, TestResult, Family, frozenset[str]] | None, agreed: float,
-                   charged_to: str | None, unshown: int = 0) -> TestResult:
+                   charged_to: str | None, unshown: int = 0, crash_owner: str = "") -> TestResult:
     """The test of one rule family from ``played`` games that could show it (``unshown`` others a crash
-    already charged stopped in newGame) of which ``agreed`` (in shares of games, for a family judged around
-    step by step) showed it agreeing."""
+    already charged, to ``crash_owner``, stopped in newGame) of which ``agreed`` (in shares of games, for a
+    family judged around step by step) showed it agreeing.  A family no game could show is not shown: a test
+    that judged nothing never reads "passed"."""
     test_id = f"random/{rule_family}"
     edition = session.edition
     words = edition.table.families[rule_family]
     base = TestResult(test_id, "random", (edition.rules_span,), 1.0, Verdict.PASSED, kind="random")
-    if unshown:
+    if unshown and played:
         base.notes.append(f"{unshown} random game(s) could not start: newGame() crashed on their deck, which a "
                           f"scenario was already charged for; they are not counted here")
+    if worst is None and not played:
+        base.verdict, base.earned, base.charged_to = Verdict.NOT_SHOWN, 0.0, charged_to or ""
+        why = (f"newGame() crashed on the deck of every one of the {unshown} random games, and "
+               f"{crash_owner or 'a scenario'} was already charged for that crash" if unshown else
+               "no random game got far enough to show it")
+        base.message = (f"No random game could show {words}: {why}. Nothing of it was seen to hold, so this test "
+                        f"earns nothing here, and it is not charged either.")
+        return base
     if charged_to is not None:
-        base.earned, base.charged_to = round(agreed / played, 4) if played else 0.0, charged_to
+        base.earned, base.charged_to = round(agreed / played, 4), charged_to
         if base.earned >= 1.0:
             base.notes.append(f"{charged_to} already failed on {words}; the random games judged around it (not "
                               f"charged twice), and it agreed at every step they judged")
             return base
         base.verdict = Verdict.NOT_SHOWN
         base.message = (f"Judged around here: {charged_to} already failed on {words} (it is not charged twice). "
-                        f"Where it differed again in the random games the step showed nothing; where it agreed, "
-                        f"it counts: {agreed:.2f} of {played} games' worth of steps, so this earns that share.")
+                        f"In the {played} random game(s) that judged it, a step where your game differed there "
+                        f"again showed nothing, and a step where it agreed counts: this test earns the part of its "
+                        f"steps that agreed, {share_words(base.earned)} of its marks.")
         return base
     if worst is None:
-        base.earned = agreed / played if played else 0.0
+        base.earned = agreed / played
         base.notes.append(f"{agreed:g} of {played} random games showed {words} agreeing with the reference")
         if agreed < played:
             base.verdict = Verdict.NOT_SHOWN

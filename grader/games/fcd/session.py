@@ -32,7 +32,7 @@ from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.fcd.compare import Comparison, compare, differed, forced_move
 from grader.games.fcd.deal_map import places, probe_deck, rearranged, rearrangement
 from grader.games.fcd.edition import Edition, G, WrittenMove
-from grader.games.fcd.explain import explain, moves_by_turn
+from grader.games.fcd.explain import explain, moves_by_turn, not_shown
 from grader.games.fcd.focus import Focus, everything, focus_of
 from grader.games.fcd.reference_trace import (
     Step,
@@ -93,11 +93,7 @@ def _by_evidence(base: TestResult, cmp: Comparison) -> TestResult:
         base.verdict, base.earned = Verdict.PASSED, 1.0
         return base
     base.verdict, base.earned = Verdict.NOT_SHOWN, round(cmp.seen, 4)
-    judged = cmp.agreed + cmp.hidden
-    seen = (f"{cmp.agreed:g} of the {judged:g} steps that judge it" if judged else "none of it")
-    base.message = ("This test could not see all of its rule, because of a difference that another test judges "
-                    f"(not counted twice): it saw its rule hold in {seen}, and earns that share.\n  "
-                    + "\n  ".join(cmp.not_shown or ["nothing it judges happened in your game"]))
+    base.message = not_shown(cmp)
     return base
 EQUAL, DIFFERENT, HUNG = "equal", "different", "hung"  # what the C observer's run of a game showed
 @dataclass(frozen=True)
