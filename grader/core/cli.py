@@ -258,9 +258,14 @@ def main(argv: list[str] | None = None) -> int:
             return ExitCode.USAGE_OR_INTERNAL
     with tempfile.TemporaryDirectory(prefix="fcd-handed-in-") as scratch:
         handed = open_submission(args.submission, Path(scratch) / "unpacked")
-        if handed.folder is None:
+        if handed.folder is None:  # a complete report all the same, saying why and what to hand in instead
+            from grader.core.grade import not_read  # noqa: PLC0415
+
             print(f"fcd-grade: {handed.problem}", file=sys.stderr)
-            return ExitCode.USAGE_OR_INTERNAL
+            result = not_read(handed.name, handed.problem, handed.not_read, config, game=game,
+                              random_games=args.random_games, memory=not args.no_memory)
+            print_summary(write_reports(result, args.out, game), args.out, args.quiet, game.title)
+            return ExitCode.TESTS_FAILED
         return _grade_one(handed, handed.folder, args, config, game)
 
 

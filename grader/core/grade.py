@@ -243,3 +243,19 @@ def mark(tests: list[TestResult], config: MarkingConfig) -> list[GroupMarks]:
                               not_shown=sum(1 for t in ts if t.verdict is Verdict.NOT_SHOWN),
                               failed=sum(1 for t in ts if t.verdict.family == "fail")))
     return out
+
+
+def not_read(name: str, problem: str, status: str, config: MarkingConfig, *, game: GameSpec, random_games: int,
+             memory: bool) -> SubmissionResult:
+    """A hand-in the grader cannot read (``results.NOT_READ``: a broken archive, a .rar, an empty folder), for
+    ``fcd-grade`` and its batch alike: graded as one that holds nothing (nothing of the student's runs), so it
+    keeps the marks it could have earned as its maximum, with its status and the reason (what to hand in
+    instead) where the compiler's messages would be: a complete report, whatever was handed in."""
+    with tempfile.TemporaryDirectory(prefix="fcd-unreadable-") as empty:
+        result = grade(Path(empty), config, game=game, random_games=random_games, memory=memory, own_tests=False)
+    result.submission, result.source_hash, result.unreadable, result.not_read = name, "none", problem, status
+    result.build_output, result.build_notes, result.build_command, result.build_sources = problem, [], [], []
+    for i, t in enumerate(result.tests):  # the first is the build's: the reason, in the compiler's place
+        t.notes = []
+        t.message = problem if i == 0 else "Not run: the submission could not be read."
+    return result

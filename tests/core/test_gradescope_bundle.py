@@ -188,7 +188,7 @@ def test_run_autograder_of_an_empty_submission_says_what_is_missing(autograder: 
     assert done.returncode == 0
     data = valid_results(root)
     assert data["score"] == 0 and data["max_score"] > 0
-    assert "No C source" in next(t["output"] for t in data["tests"] if t["name"] == "build/compiles")
+    assert "nothing was handed in" in next(t["output"] for t in data["tests"] if t["name"] == "build/compiles")
 
 
 CRASHING_GRADER = """#!/bin/sh

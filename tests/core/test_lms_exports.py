@@ -156,3 +156,21 @@ def test_a_folder_whose_hand_in_is_an_archive_is_graded_as_that_archive(tmp_path
     for name in ("a.zip", "b.zip"):
         (two / name).write_bytes(EXPORTS._zip({"Game.c": b""}))
     assert open_submission(two, tmp_path / "scratch2").archive == ""  # two archives: which one is not guessed
+
+
+@pytest.mark.parametrize(("given", "status"), [("ass2.rar", "unsupported archive"), ("empty", "nothing handed in")])
+def test_fcd_grade_of_what_cannot_be_read_writes_a_complete_report_saying_why(
+        given: str, status: str, tmp_path: Path) -> None:
+    """Every submission gets a complete report: one that cannot be read too (exit 1: the student's, not the
+    grader's), with 0 marks of the same maximum and what to hand in instead."""
+    path = tmp_path / given
+    if given == "empty":
+        path.mkdir()
+    else:
+        path.write_bytes(b"Rar!\x1a\x07\x00" + bytes(64))
+    out = tmp_path / "out"
+    assert main([str(path), "--out", str(out), "--quiet", *FAST]) == 1
+    result = json.loads((out / "result.json").read_text())
+    assert (result["status"], result["score"]) == (status, 0) and result["max_score"] > 0
+    assert "hand in your .c files themselves, or a .zip or .tar.gz of them" in result["unreadable"]
+    assert (out / "report.html").is_file() and (out / "junit.xml").is_file()

@@ -63,20 +63,11 @@ Unreadable = Callable[[str, str, str], SubmissionResult]  # (name, why, status) 
 
 def _unreadable(name: str, problem: str, status: str, game: GameSpec, config: MarkingConfig,
                 args: argparse.Namespace) -> SubmissionResult:
-    """A hand-in the grader cannot read (a broken archive, too big, too many files): graded as one that holds
-    nothing (nothing of the student's runs), so it keeps the marks it could have earned as its maximum, with
-    the status "unreadable" and the reason where the compiler's messages would be."""
-    from grader.core.grade import grade  # noqa: PLC0415 - the one pipeline, on an empty folder
+    """A hand-in the grader cannot read: ``grade.not_read``, with the batch's options."""
+    from grader.core.grade import not_read  # noqa: PLC0415
 
-    with tempfile.TemporaryDirectory(prefix="fcd-unreadable-") as empty:
-        result = grade(Path(empty), config, game=game, random_games=args.random_games,
-                       memory=not args.no_memory, own_tests=False)
-    result.submission, result.source_hash, result.unreadable, result.not_read = name, "none", problem, status
-    result.build_output, result.build_notes, result.build_command, result.build_sources = problem, [], [], []
-    for i, t in enumerate(result.tests):  # the first is the build's: the reason, in the compiler's place
-        t.notes = []
-        t.message = problem if i == 0 else "Not run: the submission could not be read."
-    return result
+    return not_read(name, problem, status, config, game=game, random_games=args.random_games,
+                    memory=not args.no_memory)
 
 
 def _options(args: argparse.Namespace) -> tuple[str, ...]:
