@@ -33,3 +33,9 @@ def shares(amount: float, weights: Sequence[float]) -> list[float]:
     last = max(i for i, w in enumerate(weights) if w > 0)
     out[last] = rounded(out[last] + rounded(amount) - sum(out))
     return out
+
+
+def share_words(share: float) -> str:
+    """A share of a test's marks as a whole percentage, never rounded to none or to all when it is neither."""
+    percent = round(100 * share)
+    return f"{min(max(percent, 1 if share > 0 else 0), 99 if share < 1 else 100)}%"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence, cast
 
+from grader.core.marks import share_words
 from grader.core.report.notes import folded
 from grader.games.fcd.compare import Comparison
 from grader.games.fcd.edition import Edition, G, WrittenMove
@@ -35,12 +36,6 @@ def moves_by_turn(deck: Deck, moves: Sequence[WrittenMove], upto: int, edition: 
     if current:
         parts.append(f"{label} {' '.join(current)}")
     return "\n    ".join(parts)
-
-
-def share_words(share: float) -> str:
-    """A share of a test's marks as a whole percentage, never rounded to none or to all when it is neither."""
-    percent = round(100 * share)
-    return f"{min(max(percent, 1 if share > 0 else 0), 99 if share < 1 else 100)}%"
 
 
 def not_shown(cmp: Comparison) -> str:

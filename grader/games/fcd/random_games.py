@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from grader.core.batched_games import BatchedGames, Shown, kept_state_note
 from grader.core.cache import cached, key_of
 from grader.core.grade import guarded
+from grader.core.marks import share_words
 from grader.core.results import TestResult, Verdict
 from grader.games.fcd.edition import Edition, G
-from grader.games.fcd.explain import share_words
 from grader.games.fcd.random_families import FAMILIES, Family, RandomGame
 from grader.games.fcd.reference_trace import trace_version
 from reference import Deck

@@ -47,6 +47,7 @@ import orjson
 import reference.palace
 from grader.core.batched_games import BatchedGames, KeptState, Shown, kept_state_note
 from grader.core.cache import cached, key_of, source_version
+from grader.core.marks import share_words
 from grader.core.results import DifferenceRow, TestResult, Verdict
 from grader.core.worker_client import WorkerLost
 from grader.games.palace import explain
@@ -775,17 +776,18 @@ def _family_result(family: str, games: Sequence[GameShown], charged_to: str | No
             return base
         base.verdict = Verdict.NOT_SHOWN
         base.message = (f"Judged around here: {charged_to} already failed on {said} (it is not charged twice). "
-                        + (f"Where it differed again in the random games the step showed nothing; where it agreed, "
-                           f"it counts: {seen:.2f} of {judged} games' worth of steps, so this earns that share."
+                        + (f"In the {judged} random game(s) that judged it, a step where your game differed there "
+                           f"again showed nothing, and a step where it agreed counts: this test earns the part of its "
+                           f"steps that agreed, {share_words(base.earned)} of its marks."
                            if judged else _unseen(len(games))))
         return base
     if base.earned >= 1.0:
         base.notes.append(f"{judged} of {len(games)} random games judged {said}, and it agreed at every step")
         return base
     base.verdict = Verdict.NOT_SHOWN
-    base.message = (f"{seen:.2f} of {judged} random games' worth of the steps that judge {said} showed it agreeing "
-                    f"with the reference; the other steps were hidden by differences other tests judge (not "
-                    f"charged twice), so this earns that share." if judged else
+    base.message = (f"In the {judged} random game(s) that judged {said}, some steps were hidden by differences "
+                    f"other tests judge (not charged twice); where it was seen it agreed with the reference, so this "
+                    f"earns the part of its steps that agreed, {share_words(base.earned)} of its marks." if judged else
                     f"This test could not see {said}. " + _unseen(len(games)))
     return base
 
