@@ -139,7 +139,8 @@ def test_staff_guide_commands_and_configuration(tmp_path: Path) -> None:
     assert config.implementation_total() == 100 and not config.warnings()  # the example adds up (issue 32)
 
 
-TEST_COMMAND = "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && python -m pytest -n auto --dist loadfile"
+TEST_COMMAND = ("python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && "
+                "python -m pytest -n auto --dist loadfile")
 
 
 @pytest.mark.parametrize("command", ["python3 -m venv .venv && . .venv/bin/activate && pip install -e . && "

@@ -126,6 +126,7 @@
   }
   function step() {
     var last = view.frames.length - 1;
+    if (speed === 0) { shown = last; }  // no animation: the table as it is now, however many moves came in
     draw(view.frames[shown], shown === last && !view.finished);
     status();
     if (shown < last) {
