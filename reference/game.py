@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from .answers import Answer, no, yes
 from .cards import Card, Color, Deck, Value
 from .errors import DeckError, IllegalMoveError, InvalidMoveError
 from .moves import Action, MoveSpec, PlayerMove
@@ -225,51 +226,85 @@ class Game:
 
     def can_play(self, card: Card) -> bool:
         """Would ``card`` be a legal play now, if it were in the hand? (R5, R7, R15.1)"""
-        if self._winner != NOT_FINISHED or self._played or self._drawn:  # A29, A2, A1
-            return False
+        return self.why_play(card).value
+
+    def why_play(self, card: Card) -> Answer:
+        """``can_play`` with the clause that decided it: the first failing condition, or the route."""
+        if self._winner != NOT_FINISHED:
+            return no("R15", "A29")
+        if self._played:
+            return no("A2")
+        if self._drawn:  # R15.1: nothing drawn yet this turn (and R7: having drawn, the penalised player ends)
+            return no("A1", "A49") if self._active_twos else no("A1")
+        start = ("R10", "A12") if self._discard_turns[-1] == -1 else ()
         if self._active_twos:  # A11, A39: only a 2 answers an active 2
-            return card.value == Value.DRAW_TWO
+            if card.value == Value.DRAW_TWO:
+                return yes("R7", "A10", *start)
+            return no("R7", "A11", "A39", *start)
         top = self._discard[-1]
-        return (
-            card.value == Value.ZERO
-            or card.value == top.value
-            or card.suit == top.suit
-            or card.color == self.get_current_color()
-        )
+        context: tuple[str, ...] = start
+        if self._declared is not None:  # R9: the declared colour replaces the D's printed one
+            context += ("R9", "A16", "A17")
+        elif top.value == Value.D and self._discard_turns[-1] == -1:  # R10, A18: an initial D declares nothing
+            context += ("A18",)
+        if card.value == Value.ZERO:
+            return yes("R5", "A19", *context)
+        if card.value == top.value or card.suit == top.suit or card.color == self.get_current_color():
+            return yes("R5", *context)
+        return no("R5", *(("A19",) if card.value == Value.D else ()), *context)
 
     def can_draw(self) -> bool:
         """R15.2: one draw a turn, or up to the penalty while 2s are active."""
-        if self._winner != NOT_FINISHED or self._played:  # A3
-            return False
+        return self.why_draw().value
+
+    def why_draw(self) -> Answer:
+        """``can_draw`` with the clause that decided it."""
+        if self._winner != NOT_FINISHED:
+            return no("R15", "A29")
+        if self._played:
+            return no("A3")
+        nothing = ("A23",) if not self._draw and len(self._discard) == 1 else ()
         if self._active_twos:
-            return self._drawn < 2 * self._active_twos
-        return self._drawn == 0  # A4
+            return Answer(self._drawn < 2 * self._active_twos, ("R7", *nothing))
+        if self._drawn:
+            return no("A4")
+        return yes("R6", "A34", *nothing)
 
     def can_end_turn(self) -> bool:
         """R15.3: something was done, and any penalty was paid in full."""
+        return self.why_end().value
+
+    def why_end(self) -> Answer:
+        """``can_end_turn`` with the clause that decided it."""
         if self._winner != NOT_FINISHED:
-            return False
+            return no("R15", "A29")
         if self._played:
-            return True
-        if self._drawn == 0:  # A5
-            return False
-        return self._drawn >= 2 * self._active_twos  # A6
+            return yes("R4")
+        if self._drawn == 0:
+            return no("R4", "A5")
+        if self._active_twos:
+            return Answer(self._drawn >= 2 * self._active_twos, ("R7", "A6"))
+        return yes("R4", "R6")
 
     def is_valid_move(self, move: PlayerMove) -> bool:
         """``isValidMove``: never changes the game (A47)."""
+        return self.why_valid(move).value
+
+    def why_valid(self, move: PlayerMove) -> Answer:
+        """``is_valid_move`` with the clause that decided it (``reference.answers``)."""
         action = move.action
         if action == Action.PLAY_CARD:
             card = move.card
             if card is None or not any(c is card for c in self._hands[self._player]):
-                return False  # A25, A26: identity, not look-alikes
+                return no("A25")  # A25, A26: identity, not look-alikes
             if card.value == Value.D and move.next_color not in _COLORS:
-                return False  # A20: the grader always declares a colour with a D
-            return self.can_play(card)
+                return no("A20")  # A20: the grader always declares a colour with a D
+            return self.why_play(card)
         if action == Action.DRAW_CARD:
-            return self.can_draw()
+            return self.why_draw()
         if action == Action.END_TURN:
-            return self.can_end_turn()
-        return False
+            return self.why_end()
+        return no("R15")
 
     def legal_moves(self) -> list[PlayerMove]:
         """Every move ``is_valid_move`` accepts now; a D once per colour."""

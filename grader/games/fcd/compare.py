@@ -17,7 +17,7 @@ from typing import Callable, Mapping, Sequence, cast
 
 from grader.core.results import DifferenceRow
 from grader.games.fcd.edition import RefusalRulings, WrittenMove
-from grader.games.fcd.focus import Focus, everything, validity_field
+from grader.games.fcd.focus import Focus, everything, reason_of, validity_field
 from grader.games.fcd.reference_trace import Step
 from grader.games.fcd.sandbox.frames import Event
 from grader.games.fcd.sandbox.observations import Table
@@ -41,7 +41,8 @@ class Divergence:
     got: object
     label: str = ""  # for valid_play: the move tried; for hands: the player
     change: bool = False  # compared as what the move changed (the values had differed before)
-    table: Table = dataclasses.field(kw_only=True)  # the edition's observations, for the words (``field``: a name)
+    table: Table = dataclasses.field(kw_only=True)
+    reason: tuple[str, ...] = dataclasses.field(default=(), kw_only=True)  # the clauses behind the reference's answer  # the edition's observations, for the words (``field``: a name)
 
     def row(self) -> DifferenceRow:
         """What differed as the replay shows it: the step, the call, expected and got in words."""
@@ -158,9 +159,13 @@ class _StepJudge:
         self.forced: int | None = None  # after this move, made though the submission refused it, nothing is charged
         self.forced_lenient = False  # ... and the refusal was a reading the rules allow (nothing hidden either)
 
-    def owner(self, name: str, k: int) -> str:
-        test = self.owners.get((name, k > 0))
-        return f"the test {test} judges it" if test else "another test judges it"
+    def owner(self, name: str, k: int, label: str = "") -> str:
+        """Which test judges ``name`` (an answer: the one whose rule the reference named for it)."""
+        reason = reason_of(self.ref[k].obs, name, label) if name in self.table.validity else ()
+        test = next((t for c in reason if (t := self.owners.get((c, k > 0)))), None) \
+            or self.owners.get((name, k > 0))
+        rule = f" (its rule {', '.join(reason)} decided the reference's answer)" if reason else ""
+        return f"the test {test} judges it{rule}" if test else "another test judges it"
 
     def _outside(self, k: int, name: str, d: Divergence, why: str = "") -> None:
         """A difference this test does not judge: a note (once per observation), never a failure."""
@@ -173,7 +178,7 @@ class _StepJudge:
         call = self.by_name[name].call if not d.label or self.by_name[name].shape != "answers" \
             else answer_call(name, d.label)
         self.notes.append(f"{where}: {call} differs ({_brief(d.expected)} expected, {_brief(d.got)} got); "
-                          f"{why or 'not the rule of this test'}: {self.owner(name, k)}")
+                          f"{why or 'not the rule of this test'}: {self.owner(name, k, d.label)}")
 
     def _hide(self, k: int, name: str, why: str) -> None:
         """This test's rule, at step ``k``, could not be seen: neither charged nor paid (an answer of a
@@ -224,6 +229,8 @@ class _StepJudge:
                                     f"({self.refusal.undefined})")
             return None
         if covered:
+            if name in self.table.validity:
+                d.reason = reason_of(self.ref[k].obs, name, label)
             return d
         self._outside(k, name, d)
         return None

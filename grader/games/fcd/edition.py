@@ -89,6 +89,13 @@ class DescribeCall(Protocol):
     def __call__(self, probe: int, call: int, a: int, b: int, /, *, moves: Sequence[object] = ...) -> str: ...
 
 
+class AnswerKey(Protocol):
+    """``Edition.answer_key``: where the observer files the answer to an isValidMove of the reference game: the
+    observation (``valid_play``, ``valid_foreign``, ...) and the move's label in its battery ("" for one answer)."""
+
+    def __call__(self, game: Any, move: Any, /) -> tuple[str, str]: ...
+
+
 @dataclass(frozen=True)
 class RefusalRulings:
     """An edition's rulings on a move its own isValidMove refused, which the grader makes anyway: the one that
@@ -123,6 +130,9 @@ class Edition(Generic[G]):
     # The edition's C observer, installed beside a built library (-> its path): a game equal to the reference's,
     # step for step, is then accepted from one native run.  None: every game is observed step by step.
     native_observer: Callable[[Path], Path] | None = None
+    # Where each isValidMove answer of the reference is filed, for the engine's reasons (``why_valid``): a difference
+    # there is charged to the tests that hold the clause that decided it.  None: the table's scopes decide.
+    answer_key: AnswerKey | None = None
 
 
 def folder_of(package: ModuleType) -> Path:

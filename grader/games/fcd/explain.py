@@ -8,6 +8,8 @@ hid (``not_shown``): how many of its steps, in whole steps, and why, each reason
 
 from __future__ import annotations
 
+import re
+
 from typing import Sequence, cast
 
 from grader.core.marks import share_words
@@ -54,14 +56,26 @@ def not_shown(cmp: Comparison) -> str:
     return head + "\n  " + "\n  ".join(reasons)
 
 
+_ALSO_ACCEPTS = re.compile(r"\s*The grader also accepts[^.]*\.")
+
+
 def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[WrittenMove], cmp: Comparison,
-            edition: Edition[G]) -> str:
-    """The failure message for a wrong result.  ``says`` empty: cite the rule of the observation."""
+            edition: Edition[G], strict: frozenset[str] = frozenset()) -> str:
+    """The failure message for a wrong result.  ``says`` empty: cite the rule of the observation.  ``strict``:
+    the rulings this course's marking makes strict (a difference they decided says so)."""
     step = cmp.divergence.step if cmp.divergence else cmp.compared_steps
     if not says:
         o = edition.table.by_name[cmp.divergence.field if cmp.divergence else "identity"]
         says, rules = o.rule, list(o.clauses)
+    reason = cmp.divergence.reason if cmp.divergence else ()
+    made_strict = [rid for rid in dict.fromkeys((*reason, *rules)) if rid in strict and rid in edition.rulings]
+    if made_strict:  # the scenario's words offer the other reading, which this course does not accept
+        says = _ALSO_ACCEPTS.sub("", says)
     lines = [f"Rule ({', '.join(rules)}): {says}"]
+    for rid in made_strict:
+        r = edition.rulings[rid]
+        lines.append(f"{rid} is strict in this course's marking: the rules leave it open, but this course "
+                     f"accepts only the reading '{r.readings[0]}'.")
     if step == 0:
         lines.append("Straight after newGame(deck):")
     else:
@@ -71,6 +85,8 @@ def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[Written
         lines.append(f"After move {step} (player {before.current_player()} {spec.describe()}):")
     if cmp.divergence:
         lines.append("  " + cmp.divergence.describe())
+        if reason:
+            lines.append(f"    (the reference's answer follows from {', '.join(reason)})")
     else:
         lines.append("  " + str(cmp.identity_problem))
     state = play(deck, moves, max(step - 1, 0), edition)
@@ -81,7 +97,7 @@ def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[Written
         r = edition.rulings.get(rid)
         # only where the open question touches what differed (None, an identity problem: a ruling that leaves
         # every observation open touches it)
-        if r is not None and r.touches(cast(str, differs)):
+        if r is not None and rid not in strict and r.touches(cast(str, differs)):
             lines.append(f"Note: {rid} is a ruling where the rules are silent; the grader accepts: "
                          + "; ".join(r.readings))
     return "\n".join(lines)

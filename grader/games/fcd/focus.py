@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from grader.core.gamespec import Scenario as CoreScenario
     from grader.games.fcd.sandbox.observe import Obs
 
+# Where the reference's observation keeps the reasons of its isValidMove answers (``reference_trace``): observation
+# -> the answer's label ("" for a single answer) -> the clauses that decided it.  Not a row: never compared.
+REASONS = "reasons"
+
 # How the scenario format's expectation keys name observations.
 _EXPECT_KEYS = {"deck_top": "deck_pile", "discard_top": "discard_pile"}
 
@@ -49,10 +53,20 @@ class Focus:
     answer_scopes: Mapping[tuple[str, str], Answered] = field(default_factory=dict)
 
     def covers(self, name: str, step: int, obs: Obs | None = None, label: str = "") -> bool:
-        """Is ``name`` judged at ``step``?  ``obs``: the reference's observation there, for clauses that
-        govern it only in some states (``SCOPES``); ``label``: for an answer of a battery, the move it
-        answers, for clauses that govern only some moves (``Table.answer_scopes``)."""
+        """Is ``name`` judged at ``step``?  ``obs``: the reference's observation there; where it gives the
+        reason of an answer (``REASONS``), the answer is judged by the tests that hold a clause the reason
+        names, and a battery (no ``label``) is judged where any of its answers is; elsewhere, by clauses
+        that govern it only in some states (``SCOPES``) and, for an answer of a battery (``label``: the
+        move it answers), only some moves (``Table.answer_scopes``)."""
         via = (self.at_start if step == 0 else self.on_moves).get(name, ())
+        reasons = cast("Mapping[str, Mapping[str, Sequence[str]]]", obs.get(REASONS, {})).get(name) \
+            if obs is not None and via and via != ("*",) else None
+        if reasons is not None:
+            why = reasons.get(label) if label or len(reasons) == 1 else None
+            if why is not None:
+                return any(c in why for c in via)
+            if not label:
+                return any(c in why for why in reasons.values() for c in via)
         scopes, answers = self.scopes, self.answer_scopes
         return any((obs is None or (name, c) not in scopes or scopes[(name, c)](obs))
                    and (obs is None or not label or (name, c) not in answers or answers[(name, c)](obs, label))
@@ -120,7 +134,8 @@ def expected_names(expectations: Sequence[Expected]) -> set[tuple[int, str]]:
 
 
 def owners(scenarios: Sequence[CoreScenario], table: Table) -> dict[tuple[str, bool], str]:
-    """``(observation, after_moves) -> test id``: the test a difference outside a focus points to.  ``scenarios``:
+    """``(observation, after_moves) -> test id``, and ``(rule clause, after_moves) -> test id`` for an answer whose
+    reason names that clause: the test a difference outside a focus points to.  ``scenarios``:
     the edition's (``scenarios.Scenario``, with their expectations), as the core hands them back.
 
     The owner is a scenario that judges the observation in that phase (right after newGame, or
@@ -132,8 +147,15 @@ def owners(scenarios: Sequence[CoreScenario], table: Table) -> dict[tuple[str, b
         f = focus_of(s.rules, table)
         named = {(n, step > 0) for step, n in expected_names(s.expectations)}
         for phase, names in ((False, f.at_start), (True, f.on_moves)):
-            for n in names:
+            for n in (*names, *s.rules):  # a rule clause: the test of an answer whose reason names it
                 rank = (0 if (n, phase) in named else 1, len(s.rules), order)
                 if (n, phase) not in found or rank < found[(n, phase)][0]:
                     found[(n, phase)] = (rank, s.id)
     return {k: v[1] for k, v in found.items()}
+
+
+def reason_of(obs: Obs, name: str, label: str = "") -> tuple[str, ...]:
+    """The clauses the reference named for its answer ``name`` (``label``: which answer of a battery); ()
+    where it gave none."""
+    reasons = cast("Mapping[str, Mapping[str, Sequence[str]]]", obs.get(REASONS, {})).get(name, {})
+    return tuple(reasons.get(label, ()))

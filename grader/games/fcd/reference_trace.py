@@ -11,12 +11,14 @@ import hashlib
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, Sequence, cast
+from typing import Any, Callable, Protocol, Sequence, cast
 
 from grader.core.cache import cached, key_of, source_version
-from grader.games.fcd.edition import Edition, G, WrittenMove
+from grader.games.fcd.edition import AnswerKey, Edition, G, WrittenMove
+from grader.games.fcd.focus import REASONS
 from grader.games.fcd.packed import pack_step, pack_trace
-from grader.games.fcd.sandbox.observe import Obs
+from grader.games.fcd.sandbox.observe import Obs, Observer
+from reference.answers import Answer
 from reference import Deck
 from reference.rulings import Leniency
 
@@ -32,6 +34,12 @@ class Step:
 
 class ScenarioMoveError(ValueError):
     """A scenario move that the reference rejects: a bug in our scenario data."""
+
+
+class Explains(Protocol):
+    """A reference game that gives the reason of each isValidMove answer (2018's ``Game.why_valid``)."""
+
+    def why_valid(self, move: Any) -> Answer: ...
 
 
 class EagerRecycling(Protocol):
@@ -51,6 +59,41 @@ def play(deck: Deck, moves: Sequence[WrittenMove], upto: int | None, edition: Ed
     return game
 
 
+class _Explaining:
+    """The reference game as the observer asks it, remembering the reason of every isValidMove answer
+    (``reference.answers``) under the observation and label the answer is filed under (``Edition.answer_key``)."""
+
+    def __init__(self, game: object, key: AnswerKey) -> None:
+        self._game, self._key = game, key
+        self.reasons: dict[str, dict[str, list[str]]] = {}
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._game, name)
+
+    def is_valid_move(self, move: object) -> bool:
+        answer = cast(Explains, self._game).why_valid(move)
+        name, label = self._key(self._game, move)
+        self.reasons.setdefault(name, {}).setdefault(label, list(answer.clauses))  # the first answer, as observed
+        return answer.value
+
+    def observe(self, observer: Observer, depths: tuple[int, int]) -> Obs:
+        """The observation, with the reasons of its answers (``focus.REASONS``)."""
+        self.reasons = {}
+        obs = observer.observe(depths)
+        obs[REASONS] = self.reasons
+        return obs
+
+
+def _observing(game: object, deck_size: int, edition: Edition[G]) -> Callable[[tuple[int, int]], Obs]:
+    """observe(depths) of the reference game, with reasons where the edition's engine gives them."""
+    if edition.answer_key is None:
+        observer = edition.observer(game, deck_size, ident=id)
+        return observer.observe
+    explaining = _Explaining(game, edition.answer_key)
+    observer = edition.observer(explaining, deck_size, ident=id)
+    return lambda depths: explaining.observe(observer, depths)
+
+
 def reference_trace(
     deck: Deck, moves: Sequence[WrittenMove], strict: frozenset[str] = frozenset(),
     *, edition: Edition[G], full_piles: bool = False,
@@ -62,8 +105,9 @@ def reference_trace(
     """
     game = edition.new_game(deck)
     observer = edition.observer(game, len(deck), ident=id)
+    observe = _observing(game, len(deck), edition)
     depths = edition.depths(game, True)
-    first = observer.observe(depths)
+    first = observe(depths)
     first.update(observer.deck_counts())
     steps = [Step(first, edition.leniency(game, strict), depths)]
     for i, spec in enumerate(moves):
@@ -72,7 +116,7 @@ def reference_trace(
         except edition.illegal_move as err:
             raise ScenarioMoveError(f"move {i + 1} ({spec}): {err}") from err
         depths = edition.depths(game, full_piles or i == len(moves) - 1)
-        steps.append(Step(observer.observe(depths), edition.leniency(game, strict), depths))
+        steps.append(Step(observe(depths), edition.leniency(game, strict), depths))
     return steps
 
 
@@ -192,7 +236,8 @@ def eager_recycling_trace(deck: Deck, moves: Sequence[WrittenMove], lazy: list[S
     game = edition.new_game(deck)
     cast(EagerRecycling, game).eager_recycling = True
     observer = edition.observer(game, len(deck), ident=id)
-    first = observer.observe(lazy[0].depths)
+    observe = _observing(game, len(deck), edition)
+    first = observe(lazy[0].depths)
     first.update(observer.deck_counts())
     steps = [Step(first, edition.leniency(game, strict), lazy[0].depths)]
     recycled = False
@@ -202,7 +247,7 @@ def eager_recycling_trace(deck: Deck, moves: Sequence[WrittenMove], lazy: list[S
         except edition.illegal_move:
             break  # the reading dealt other cards: the submission cannot make this move either
         recycled = recycled or game.recycles() > 0
-        steps.append(Step(observer.observe(lazy[i + 1].depths), edition.leniency(game, strict), lazy[i + 1].depths))
+        steps.append(Step(observe(lazy[i + 1].depths), edition.leniency(game, strict), lazy[i + 1].depths))
     return steps if recycled else None
 
 

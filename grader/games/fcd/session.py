@@ -247,7 +247,7 @@ class FcdSession(SubmissionSession, Generic[G]):
         if not cmp.passed:  # a wrong answer seen before any crash is the more useful message
             base.verdict = Verdict.WRONG
             base.failed_after = cmp.divergence.step if cmp.divergence else cmp.compared_steps
-            base.message = explain(says, rules, ref_deck, moves, cmp, edition)
+            base.message = explain(says, rules, ref_deck, moves, cmp, edition, self.strict)
             base.failed_on = cmp.divergence.field if cmp.divergence else "identity"
             base.differed = differed(edition.table, moves, ref, steps, base.failed_after,
                                      (base.failed_on, cmp.divergence.label if cmp.divergence else ""))

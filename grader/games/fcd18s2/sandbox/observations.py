@@ -114,19 +114,19 @@ OBSERVATIONS: tuple[Observation, ...] = (
     Observation("valid_draw", "bool", "isValidMove(DRAW_CARD)", "whether the current player may draw now", "validity",
                 "A player may draw once a turn before playing, or, facing active 2s, until 2 cards per active 2 "
                 "have been drawn.",
-                meaning=("R6", "R7", "R15", "A3", "A4", "A6", "A23", "A34"),
+                meaning=("R6", "R7", "R15", "A3", "A4", "A6", "A23", "A29", "A34"),
                 depends_on=("active_draw_twos", "current_turn_moves", "winner", "current_player", "deck_pile")),
     Observation("valid_end", "bool", "isValidMove(END_TURN)", "whether the current player may end the turn now",
                 "validity",
                 "END_TURN is valid only after a play or a draw, and after the full penalty when 2s are active.",
-                meaning=("R4", "R7", "R15", "A5", "A6", "A35"),
+                meaning=("R4", "R7", "R15", "A5", "A6", "A29", "A35"),
                 depends_on=("active_draw_twos", "current_turn_moves", "winner", "current_player")),
     Observation("valid_play", "answers", "isValidMove(PLAY_CARD)", "whether the current player may play this card now",
                 "validity", "A card may be played if it is in the hand, nothing was played or drawn yet this turn, "
                 "and it is a ZERO or matches the top card's value, suit or current colour; facing active 2s only "
                 "a 2 may be played.",
                 meaning=("R5", "R7", "R9", "R10", "R15", "A1", "A2", "A10", "A11", "A12", "A16", "A17", "A18", "A19",
-                         "A39", "A49"),
+                         "A29", "A39", "A49"),
                 depends_on=("hand", "top_discard", "current_color", "active_draw_twos", "current_turn_moves", "winner",
                             "current_player", "hands")),
     Observation("valid_foreign", "answers", "isValidMove(PLAY_CARD)",
