@@ -236,8 +236,9 @@ class Game:
             return no("A2")
         if self._drawn:  # R15.1: nothing drawn yet this turn (and R7: having drawn, the penalised player ends)
             return no("A1", "A49") if self._active_twos else no("A1")
-        start = ("R10", "A12") if self._discard_turns[-1] == -1 else ()
+        start: tuple[str, ...] = ("R10",) if self._discard_turns[-1] == -1 else ()  # the card turned up is on top
         if self._active_twos:  # A11, A39: only a 2 answers an active 2
+            start += ("A12",) if self.initial_two_is_active() else ()
             if card.value == Value.DRAW_TWO:
                 return yes("R7", "A10", *start)
             return no("R7", "A11", "A39", *start)
@@ -280,11 +281,11 @@ class Game:
             return no("R15", "A29")
         if self._played:
             return yes("R4")
+        if self._active_twos:  # the penalty first, drawn or not (R7: END_TURN only once it is paid in full)
+            return Answer(self._drawn >= 2 * self._active_twos, ("R7", "A6"))
         if self._drawn == 0:
             return no("R4", "A5")
-        if self._active_twos:
-            return Answer(self._drawn >= 2 * self._active_twos, ("R7", "A6"))
-        return yes("R4", "R6")
+        return yes("R4")
 
     def is_valid_move(self, move: PlayerMove) -> bool:
         """``isValidMove``: never changes the game (A47)."""

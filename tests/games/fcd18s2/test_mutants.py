@@ -168,3 +168,30 @@ def test_an_enum_value_is_named_as_in_the_header() -> None:
     from grader.games.fcd18s2.observations import TABLE  # noqa: PLC0415
     assert TABLE.by_name["winner"].value_words(-1) == "NOT_FINISHED (-1)"
     assert TABLE.by_name["winner"].value_words(2) == 2  # a player is a number
+
+
+def test_playing_after_drawing_is_charged_only_to_the_tests_of_the_clause_the_reference_names() -> None:
+    """The reference refuses a play after a draw because the player has drawn (A1), whatever the card: so
+    only the tests holding A1 are charged, not every group whose scenarios probe after a draw; and the bug
+    costs about what failing exactly those tests costs."""
+    config = MarkingConfig.load()
+    score, lost, wrong = full_grade(SUBMISSIONS / "mutants" / "plays_after_drawing")
+    a1 = [s for s in SCENARIOS if "A1" in s.rules]
+    assert {t.split("/")[0] for t, _v, _m in wrong} <= {s.group for s in a1}, wrong
+    assert set(lost) <= {s.group for s in a1}, lost
+    weight = {g: sum(s.weight for s in SCENARIOS if s.group == g) for g in {s.group for s in SCENARIOS}}
+    those = sum(config.group_marks(s.group) * s.weight / weight[s.group] for s in a1)
+    assert abs((100 - score) - those) <= 5, (score, those, lost)
+    assert all("(the reference's answer follows from A1" in m for _t, _v, m in wrong), wrong
+
+
+def test_a_ruling_made_strict_is_named_in_the_message_and_charged_to_its_own_tests() -> None:
+    """With A1 strict, the reading that plays after a draw fails A1's tests only, and the message says A1 is
+    strict in this course's marking instead of offering the other reading."""
+    with FcdSession.open(SUBMISSIONS / "readings" / "a1_play_after_draw", strict=frozenset({"A1"})) as session:
+        results = {s.id: session.run_scenario(s) for s in SCENARIOS}
+    failed = {i for i, r in results.items() if r.verdict.family == "fail"}
+    assert failed and failed <= {s.id for s in SCENARIOS if "A1" in s.rules}, failed
+    message = results["turns/no_play_after_drawing"].message
+    assert "A1 is strict in this course's marking" in message, message
+    assert "The grader also accepts" not in message and "the grader accepts" not in message, message
