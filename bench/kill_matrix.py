@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +74,11 @@ def main() -> int:
           f"where (group: marks lost)")
     worst_single = worst_hidden = 0.0
     unkilled, readings_short = [], []
+    groups_hit: list[int] = []  # per mutant: in how many groups it lost marks (the random games' counted)
     for kind, m in entries:
+        if f"{kind}/{m.name}" not in rows:
+            print(f"{kind:9} {m.name:40} (not in the snapshot)")
+            continue
         row = rows[f"{kind}/{m.name}"]
         lost, score, seconds = row["lost"], row["score"], row["seconds"]
         owned = owning_groups(m.rules) | ({"memory"} if m.caught_by == "memory" else set())
@@ -90,6 +96,7 @@ def main() -> int:
             worst_single, worst_hidden = max(worst_single, collateral), max(worst_hidden, outside)
             if not killed:
                 unkilled.append(m.name)
+            groups_hit.append(sum(1 for v in lost.values() if v > 0))
             print(f"{kind:9} {m.name:40} {'yes' if killed else 'NO':6} {total:6.2f} {collateral:10.2f} "
                   f"{shown_off:9.2f} {outside:7.2f}  {where} ({seconds:.1f} s)")
         else:
@@ -104,6 +111,10 @@ def main() -> int:
     print(f"largest not shown outside its rules: {worst_hidden:.2f} marks (hidden steps: earned by no one, "
           f"charged to no one)")
     print(f"readings that lost marks: {readings_short or 'none'}")
+    if groups_hit:
+        spread = ", ".join(f"{n} group{'s' if n != 1 else ''}: {c}" for n, c in sorted(Counter(groups_hit).items()))
+        print(f"groups a mutant lost marks in: {spread}; median {statistics.median(groups_hit):g}, "
+              f"largest {max(groups_hit)}")
     print(f"random games {games}, memory stage {'on' if memory else 'off'}; "
           f"{time.monotonic() - start:.0f} s in all" + (f" (marks read from {args.snapshot})" if args.snapshot else ""))
     return 0

@@ -41,8 +41,8 @@ class Divergence:
     got: object
     label: str = ""  # for valid_play: the move tried; for hands: the player
     change: bool = False  # compared as what the move changed (the values had differed before)
-    table: Table = dataclasses.field(kw_only=True)
-    reason: tuple[str, ...] = dataclasses.field(default=(), kw_only=True)  # the clauses behind the reference's answer  # the edition's observations, for the words (``field``: a name)
+    table: Table = dataclasses.field(kw_only=True)  # the edition's observations, for the words (``field``: a name)
+    reason: tuple[str, ...] = dataclasses.field(default=(), kw_only=True)  # the clauses behind the reference's answer
 
     def row(self) -> DifferenceRow:
         """What differed as the replay shows it: the step, the call, expected and got in words."""

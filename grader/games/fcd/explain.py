@@ -9,7 +9,6 @@ hid (``not_shown``): how many of its steps, in whole steps, and why, each reason
 from __future__ import annotations
 
 import re
-
 from typing import Sequence, cast
 
 from grader.core.marks import share_words
@@ -73,9 +72,8 @@ def explain(says: str, rules: Sequence[str], deck: Deck, moves: Sequence[Written
         says = _ALSO_ACCEPTS.sub("", says)
     lines = [f"Rule ({', '.join(rules)}): {says}"]
     for rid in made_strict:
-        r = edition.rulings[rid]
         lines.append(f"{rid} is strict in this course's marking: the rules leave it open, but this course "
-                     f"accepts only the reading '{r.readings[0]}'.")
+                     f"accepts only the reading '{edition.rulings[rid].readings[0]}'.")
     if step == 0:
         lines.append("Straight after newGame(deck):")
     else:

@@ -18,8 +18,8 @@ from grader.games.fcd.edition import AnswerKey, Edition, G, WrittenMove
 from grader.games.fcd.focus import REASONS
 from grader.games.fcd.packed import pack_step, pack_trace
 from grader.games.fcd.sandbox.observe import Obs, Observer
-from reference.answers import Answer
 from reference import Deck
+from reference.answers import Answer
 from reference.rulings import Leniency
 
 

@@ -13,6 +13,7 @@ from grader.games.fcd18s2.observations import TABLE
 from grader.games.fcd18s2.sandbox.observe import Observer, describe_call, probe_name
 from reference.rulings import BY_ID
 
+
 def answer_key(game: reference.Game, move: reference.PlayerMove) -> tuple[str, str]:
     """Where the observer files an answer to isValidMove(move) (``fcd.sandbox.observe.Observer.validity``)."""
     if move.action == reference.Action.DRAW_CARD:

@@ -7,12 +7,12 @@ A refusal names its first failing condition, an acceptance the route by which th
 
 from __future__ import annotations
 
-from reference import Action, Deck, Game, PlayerMove
 from grader.games.fcd.focus import REASONS, focus_of
 from grader.games.fcd.reference_trace import reference_trace
 from grader.games.fcd18s2.edition import FCD18
 from grader.games.fcd18s2.observations import TABLE
 from grader.games.fcd18s2.scenarios import load_scenarios
+from reference import Action, Deck, Game, PlayerMove
 
 # Player 0: 5RH 5RD 5RS, then 8PQ; the others alike in their colours; the first discard 5GQ; draw pile 1PQ...
 DECK = Deck.parse(" ".join(
