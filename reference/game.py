@@ -235,7 +235,16 @@ class Game:
         if self._played:
             return no("A2")
         if self._drawn:  # R15.1: nothing drawn yet this turn (and R7: having drawn, the penalised player ends)
-            return no("A1", "A49") if self._active_twos else no("A1")
+            if self._active_twos:  # A49: a 2 part-way through the penalty; else the penalised player ends
+                return no("A1", "A49")
+            # A1 is LENIENT: its reading (b) plays a matching card after an ordinary draw, so where the card
+            # does not match, the matching rule refuses it as well
+            otherwise = self._why_card(card)
+            return no("A1", *(() if otherwise.value else otherwise.clauses))
+        return self._why_card(card)
+
+    def _why_card(self, card: Card) -> Answer:
+        """Whether ``card`` answers the top discard (or the active 2s), the turn aside."""
         start: tuple[str, ...] = ("R10",) if self._discard_turns[-1] == -1 else ()  # the card turned up is on top
         if self._active_twos:  # A11, A39: only a 2 answers an active 2
             start += ("A12",) if self.initial_two_is_active() else ()

@@ -167,7 +167,7 @@ def test_once_the_game_is_over_every_hand_is_shown(server: str, tmp_path: Path) 
     with browser_page(tmp_path, allow=(server + "/",)) as (page, errors):
         page.goto(server + "/?speed=0")
         last = len(view["frames"]) - 1  # the page steps through the game from the deal: wait for its end
-        page.wait_for_function(f"document.querySelector('#table .where').textContent.startsWith('step {last} (')")
+        page.wait_for_function(f"document.querySelector('#table .where')?.textContent.startsWith('step {last} (')")
         assert "Every card is shown now" in page.locator("#status").text_content()
         rows = seat_rows(page)
         assert [r["cards"] for r in rows] == hands and all(r["backs"] == 0 for r in rows)

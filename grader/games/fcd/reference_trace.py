@@ -6,6 +6,7 @@ Lives only in the trusted grader process: the worker never sees any of this.
 from __future__ import annotations
 
 import base64
+import copy
 import functools
 import hashlib
 from array import array
@@ -82,6 +83,11 @@ class _Explaining:
         obs = observer.observe(depths)
         obs[REASONS] = self.reasons
         return obs
+
+
+def as_reported(obs: Obs) -> Obs:
+    """A copy of the reference's observation as a submission reports it: without the reasons."""
+    return copy.deepcopy({k: v for k, v in obs.items() if k != REASONS})
 
 
 def _observing(game: object, deck_size: int, edition: Edition[G]) -> Callable[[tuple[int, int]], Obs]:

@@ -12,7 +12,7 @@ import copy
 from grader.games.fcd.compare import compare
 from grader.games.fcd.explain import explain
 from grader.games.fcd.focus import Focus, focus_of
-from grader.games.fcd.reference_trace import reference_trace
+from grader.games.fcd.reference_trace import as_reported, reference_trace
 from grader.games.fcd.scenarios import deal_to_deck
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd18s2.edition import FCD18
@@ -27,7 +27,7 @@ MOVES = parse_moves("2RH end draw draw end 3RH end")
 
 def traces():
     ref = reference_trace(DECK, MOVES, edition=FCD18)
-    return ref, [copy.deepcopy(step.obs) for step in ref]
+    return ref, [as_reported(step.obs) for step in ref]
 
 
 def test_identical_traces_pass_without_notes() -> None:
@@ -91,7 +91,7 @@ def test_a3_draw_after_play_is_accepted_either_way() -> None:
 def test_a1_a_matching_card_after_a_draw_is_accepted_a_non_matching_one_is_not() -> None:
     moves = parse_moves("2RH end draw draw end draw end")  # player 2 draws, holding 3RH (red, like the top)
     ref = reference_trace(DECK, moves, edition=FCD18)
-    got = [copy.deepcopy(step.obs) for step in ref]
+    got = [as_reported(step.obs) for step in ref]
     assert got[6]["valid_play"] == {"3RH": False, "7YS": False, "8PQ": False}  # 8PQ: the card drawn
     got[6]["valid_play"]["3RH"] = True  # reading (b) of A1: may play a matching card after drawing
     result = compare(moves, ref, got, table=TABLE, refusal=FCD18.refusal)
@@ -205,8 +205,10 @@ def test_a_winner_at_move_0_hides_only_the_answers_it_explains_A29() -> None:
     got[0]["valid_play"] = {label: False for label in got[0]["valid_play"]}
     result = compare(MOVES, ref, got, focus=valid, owners=OWNERS, table=TABLE, refusal=FCD18.refusal)
     # Move 0's battery has two answers: 2RH (TRUE: red on the red 4RH, R5), hidden by the claimed end, and
-    # 5GC (FALSE, as the reference says), agreed: half of move 0 is hidden; moves 1-7 agree.
-    assert result.passed and result.hidden == 0.5 and result.agreed == 7.5
+    # 5GC (FALSE, as the reference says), agreed: half of move 0 is hidden.  Later, R5 judges only the
+    # answers the matching rule decided: after move 5 (player 2 may play 3RH on 2RH) and move 7 (player 3's
+    # 7YSs do not match 3RH); after a play (A2), facing the 2 (R7) or after a draw (A1) it judges nothing.
+    assert result.passed and result.hidden == 0.5 and result.agreed == 2.5
     assert "gameWinner() differed before" in result.not_shown[0]
     got[0]["valid_play"]["5GC"] = True  # 5GC matches neither the 4RH on top nor red: wrong in every state
     result = compare(MOVES, ref, got, focus=valid, owners=OWNERS, table=TABLE, refusal=FCD18.refusal)
