@@ -7,8 +7,6 @@ checks the verdict.  Expected verdicts come from rules.md, not from the code.
 
 from __future__ import annotations
 
-import copy
-
 from grader.games.fcd.compare import compare
 from grader.games.fcd.explain import explain
 from grader.games.fcd.focus import Focus, focus_of
