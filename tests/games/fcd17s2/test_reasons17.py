@@ -8,7 +8,9 @@ that hold a named clause; 2017's hand-written scopes are gone (``grader.games.fc
 
 from __future__ import annotations
 
-from grader.games.fcd.focus import REASONS, focus_of
+from typing import cast
+
+from grader.games.fcd.focus import REASONS, focus_of, reason_of
 from grader.games.fcd.reference_trace import reference_trace
 from grader.games.fcd17s2.edition import FCD17
 from grader.games.fcd17s2.observations import ANSWER_SCOPES, SCOPES, TABLE
@@ -168,7 +170,7 @@ def _named_over_the_scenarios() -> dict[str, set[str]]:
     named: dict[str, set[str]] = {}
     for s in load_scenarios():
         for step in reference_trace(s.deck, s.moves, edition=FCD17):
-            for name, answers in step.obs[REASONS].items():
+            for name, answers in cast("dict[str, dict[str, list[str]]]", step.obs[REASONS]).items():
                 named.setdefault(name, set()).update(c for clauses in answers.values() for c in clauses)
     return named
 
@@ -193,13 +195,13 @@ def test_a_test_judges_only_the_answers_its_clauses_decided() -> None:
     steps = reference_trace(MATCHING, [FCD17.parse_move("5RH")], edition=FCD17)
     before, after = steps[0].obs, steps[1].obs
     matching, one_discard = focus_of(("S8", "B19"), TABLE), focus_of(("S9", "B14"), TABLE)
-    assert after[REASONS]["valid_play"]["6BH"] == ["S9", "B14"]
+    assert reason_of(after, "valid_play", "6BH") == ("S9", "B14")
     assert not matching.covers("valid_play", 1, after, "6BH")
     assert one_discard.covers("valid_play", 1, after, "6BH")
     assert one_discard.covers("valid_play", 1, after, "0YD")  # a ZERO refused as a second discard: S9's too
     assert matching.covers("valid_play", 0, before, "5RH")  # before it, S8 decided: matching judges
     assert not one_discard.covers("valid_play", 0, before, "5RH")
-    assert after[REASONS]["valid_say"]["duo"] == ["S16", "B38", "B39"]
+    assert reason_of(after, "valid_say", "duo") == ("S16", "B38", "B39")
     claims, call_outs = focus_of(("S16", "B38"), TABLE), focus_of(("B40",), TABLE)
     assert claims.covers("valid_say", 1, after, "duo") and not call_outs.covers("valid_say", 1, after, "duo")
     assert call_outs.covers("valid_say", 0, before, "uno") and not claims.covers("valid_say", 0, before, "uno")
