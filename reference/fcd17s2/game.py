@@ -331,7 +331,7 @@ class Game:
                           ("S11", "B22", "B23", *(() if turn.draws() else ("B25",)), *start))
         inert = ("B25",) if self._discard[-1].value == Value.DRAW_TWO else ()
         if turn.draws():
-            return no("S10", "B15", *inert)
+            return no("S10", "B15")  # B15: a second draw, whatever is on top
         return yes("S10", "B18", *inert, *start)  # B18: holding a playable card does not matter
 
     def can_end_turn(self) -> bool:
@@ -365,8 +365,10 @@ class Game:
             return no("S18")
         turn = self._this_turn()
         if turn.moves and turn.moves[-1].action == Action.PLAY_CARD:  # a claim (S16, B38); B39: optional
-            after_c = ("B33",) if turn.moves[-1].card.value == Value.C else ()  # type: ignore[union-attr]
-            return Answer(len(self._hands[self._player]) == SAID_COUNT[word], ("S16", "B38", "B39", *after_c))
+            right = len(self._hands[self._player]) == SAID_COUNT[word]
+            # B33: the claim a CONTINUE's hand calls for is valid before the next discard (a wrong word is B38's)
+            after_c = ("B33",) if right and turn.moves[-1].card.value == Value.C else ()  # type: ignore[union-attr]
+            return Answer(right, ("S16", "B38", "B39", *after_c))
         if turn.only_calls_so_far():  # a call-out (S17, B40), valid right or wrong (B41), by this player (B47)
             facing = ("B48",) if self._owed_twos else ()
             if turn.said(word):

@@ -138,11 +138,13 @@ def test_facing_a_two_the_reasons_are_the_draw_two_rules() -> None:
     play(game, "end")  # player 2 does not owe for the 2 on top: it is inert (B25)
     assert why(game, "draw") == (True, ("S10", "B18", "B25", *start))
     assert why(game, "8PQ") == (False, ("S8", "B19", "B25", *start))
+    play(game, "draw")
+    assert why(game, "draw") == (False, ("S10", "B15"))  # B15 decides a second draw, the 2 on top aside
 
 
 def test_call_outs_and_claims() -> None:
     game = play(Game(CALLS), "CGH CBH")
-    assert why(game, "trio") == (False, ("S16", "B38", "B39", "B33"))  # 5 cards left after a C: not a TRIO
+    assert why(game, "trio") == (False, ("S16", "B38", "B39"))  # 5 cards left after a C: not a TRIO (B38's)
     play(game, "BBH end BYH end 7YH end")
     assert game.current_player() == 1
     start = ("S17", "B40", "B41", "B47")
