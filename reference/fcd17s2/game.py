@@ -11,6 +11,7 @@ table read them.
 
 from __future__ import annotations
 
+from ..answers import Answer, no, yes
 from ..cards import Card, Color, Deck, Value
 from ..game import Outcome, Termination
 from .errors import DeckError, HistoryError, IllegalMoveError, InvalidMoveError
@@ -234,9 +235,40 @@ class Game:
         return self._history[-1]
 
     # ---- isValidMove (§1.4, S25) -----------------------------------------------------
+    # Each answer has a ``why_`` method naming the clauses of rules-17s2.md that decided it (``reference.answers``):
+    # a refusal its first failing condition, an acceptance its route, both with the context they were decided in;
+    # the bool methods return the why_ method's value, so the two can never disagree.  Where a LENIENT ruling
+    # refuses and its other reading would refuse too, the other reading's clause is named as well.
     def can_play(self, card: Card) -> bool:
         """Would ``card`` be a legal discard now, if it were in the hand? (S8, S9, V1, V2)"""
-        return self._discard_open() and self._matches(card)
+        return self.why_play(card).value
+
+    def why_play(self, card: Card) -> Answer:
+        """``can_play`` with the clauses that decided it."""
+        if self._winner != NOT_FINISHED:
+            return no("S19", "B53")  # no move at all after the end
+        turn = self._this_turn()
+        if turn.draws():  # B16 (a), B24 (a): a draw ends the discard option
+            if self._owed_twos:  # paying for a 2; B24 (b): a 2 part-way through paying, once paid a match
+                if self.owed_cards() > 0:
+                    return no("B24", *(() if card.value == Value.DRAW_TWO else ("S11", "B21")))
+                otherwise = self._why_match(card)
+                return no("B24", *(() if otherwise.value else otherwise.clauses))
+            otherwise = self._why_match(card)  # B16 (b): V1 only counts discards, the card must still match
+            return no("B16", *(() if otherwise.value else otherwise.clauses))
+        discards = turn.discards()
+        if discards and discards[-1].card.value != Value.C:  # type: ignore[union-attr]
+            return no("S9", "B14")  # S9, B14: a further discard only straight after a CONTINUE
+        start = self._start_context(turn, "B57", "S25")
+        if self._owed_twos and not discards:  # S11: facing a 2, only a 2 (B20, B21); B25: this player owes
+            if card.value == Value.DRAW_TWO:
+                return yes("S11", "B20", "B25", *start)
+            return no("S11", "B21", "B25", *start)
+        answer = self._why_match(card).also(*start)
+        if discards and card.value != Value.ZERO and (card.value == self._discard[-1].value
+                                                      or card.color == self._discard[-1].color):
+            answer = answer.also("S14", "B31")  # the extra discard a CONTINUE allows, matching it plainly
+        return answer
 
     def _discard_open(self) -> bool:
         """May the current player discard at all now?"""
@@ -253,62 +285,120 @@ class Game:
         """Is ``card`` a legal discard on the top, given that a discard is open?"""
         if self._owed_twos and not self._this_turn().discards():
             return card.value == Value.DRAW_TWO  # B20, B21
+        return self._why_match(card).value
+
+    def _why_match(self, card: Card) -> Answer:
+        """Whether ``card`` matches the top discard (S8, B19), the turn and any pending 2 aside."""
         top = self._discard[-1]
-        return (
-            card.value == Value.ZERO
-            or card.value == top.value
-            or card.suit == top.suit
-            or card.color == self.current_color()  # B35 (a): the declared colour replaces the printed one
-        )
+        context: tuple[str, ...] = ()
+        if top.value == Value.DRAW_TWO:
+            context += ("B25",)  # a 2 on top that this player does not owe for: it is inert
+        if card.value != Value.ZERO:
+            if self._declared is not None:
+                context += ("S15", "B35")  # the declared colour stands in for the DECLARE's printed one
+                if self._discard_turns[-1] < self._turn - 1:
+                    context += ("B36",)  # it has outlived the turn after it (draw-only turns between)
+            elif len(self._discard) > 1 and self._discard[-2].value == Value.D and self._discard_turns[-2] >= 0:
+                context += ("S15",)  # the top covered a DECLARE: its declaration is gone
+        elif self._declared is not None:
+            context += ("B35",)  # a ZERO is valid on a DECLARE, whatever was declared
+        if (card.value == Value.ZERO or card.value == top.value or card.suit == top.suit
+                or card.color == self.current_color()):  # B35 (a): the declared colour replaces the printed one
+            return yes("S8", "B19", *context)
+        return no("S8", "B19", *context)
+
+    def _start_context(self, turn: TurnRecord, *clauses: str) -> tuple[str, ...]:
+        """At the start of a turn (nothing but call-outs so far): ``clauses``, and B45 once a call-out was made."""
+        if not turn.only_calls_so_far():
+            return ()
+        return (*clauses, *(("B45",) if turn.moves else ()))
 
     def can_draw(self) -> bool:
         """V3: one draw a turn, or up to what a pending draw-two is owed; none after a discard."""
+        return self.why_draw().value
+
+    def why_draw(self) -> Answer:
+        """``can_draw`` with the clauses that decided it."""
         if self._winner != NOT_FINISHED:
-            return False
+            return no("B53")
         turn = self._this_turn()
-        if turn.discards():
-            return False  # B17 (a), B32 (a)
-        if self._owed_twos:
-            return turn.draws() < 2 * self._owed_twos  # B22, B23
-        return turn.draws() == 0  # B15; B18: holding a playable card does not matter
+        discards = turn.discards()
+        if discards:  # B17 (a), B32 (a); their other readings (V3 only counts draws) allow it: none drawn yet
+            return no("B32") if discards[-1].card.value == Value.C else no("B17")  # type: ignore[union-attr]
+        start = self._start_context(turn, "B57", "S25")
+        if self._owed_twos:  # B22, B23: up to 2 per 2 of the chain; B25: this player owes, from the start
+            return Answer(turn.draws() < 2 * self._owed_twos,
+                          ("S11", "B22", "B23", *(() if turn.draws() else ("B25",)), *start))
+        inert = ("B25",) if self._discard[-1].value == Value.DRAW_TWO else ()
+        if turn.draws():
+            return no("S10", "B15")  # B15: a second draw, whatever is on top
+        return yes("S10", "B18", *inert, *start)  # B18: holding a playable card does not matter
 
     def can_end_turn(self) -> bool:
         """V5: a discard or a draw this turn (calls alone are not enough), any draw-two paid."""
+        return self.why_end().value
+
+    def why_end(self) -> Answer:
+        """``can_end_turn`` with the clauses that decided it."""
         if self._winner != NOT_FINISHED:
-            return False
+            return no("B53")
         turn = self._this_turn()
         if turn.discards():
-            return True  # B39: a claim is optional
+            return yes("S6")  # B39: a claim is optional
+        start = self._start_context(turn, "B57", "S25")
+        owed = ("B23",) if self._owed_twos else ()
         if not turn.draws():
-            return False  # B13, B45 (a)
-        return self.owed_cards() == 0  # B23
+            return no("S6", "B13", *owed, *start)  # B13, B45 (a): calls alone are not enough
+        if self._owed_twos:
+            return Answer(self.owed_cards() == 0, ("S6", "B23") if self.owed_cards() == 0 else ("B23",))
+        return yes("S6")
 
     def can_say(self, word: Action) -> bool:
         """V4: a claim right after one's own discard, or a call-out before anything else."""
-        if self._winner != NOT_FINISHED or word not in SAID_COUNT:
-            return False
+        return self.why_say(word).value
+
+    def why_say(self, word: Action) -> Answer:
+        """``can_say`` with the clauses that decided it."""
+        if self._winner != NOT_FINISHED:
+            return no("B53", "B49")  # B49: the last discard ends the game, no word follows it
+        if word not in SAID_COUNT:
+            return no("S18")
         turn = self._this_turn()
-        if turn.moves and turn.moves[-1].action == Action.PLAY_CARD:
-            return len(self._hands[self._player]) == SAID_COUNT[word]  # B38
-        return turn.only_calls_so_far() and not turn.said(word)  # B40, B41, B46 (a)
+        if turn.moves and turn.moves[-1].action == Action.PLAY_CARD:  # a claim (S16, B38); B39: optional
+            right = len(self._hands[self._player]) == SAID_COUNT[word]
+            # B33: the claim a CONTINUE's hand calls for is valid before the next discard (a wrong word is B38's)
+            after_c = ("B33",) if right and turn.moves[-1].card.value == Value.C else ()  # type: ignore[union-attr]
+            return Answer(right, ("S16", "B38", "B39", *after_c))
+        if turn.only_calls_so_far():  # a call-out (S17, B40), valid right or wrong (B41), by this player (B47)
+            facing = ("B48",) if self._owed_twos else ()
+            if turn.said(word):
+                return no("S17", "B40", *facing)
+            first = ("B46",) if self._turn == 0 else ()  # B46 (a): on turn 0 it is wrong, and penalised
+            return yes("S17", "B40", "B41", "B47", *facing, *first)
+        # S18: anywhere else; B38: not a claim (after a draw, after another word); B40: nor a call-out any more
+        return no("S18", "B38", *(("B40",) if turn.draws() else ()))
 
     def is_valid_move(self, move: PlayerMove) -> bool:
         """``isValidMove``: never changes the game (B57)."""
+        return self.why_valid(move).value
+
+    def why_valid(self, move: PlayerMove) -> Answer:
+        """``is_valid_move`` with the clauses that decided it (``reference.answers``)."""
         action = move.action
         if action == Action.PLAY_CARD:
             card = move.card
             if card is None or not any(c is card for c in self._hands[self._player]):
-                return False  # B19: by identity, never by look
+                return no("B19")  # B19: by identity, never by look
             if card.value == Value.D and move.next_color not in _COLORS:
-                return False  # B37: every DECLARE play carries a colour
-            return self.can_play(card)
+                return no("B37")  # B37: every DECLARE play carries a colour
+            return self.why_play(card)
         if action == Action.DRAW_CARD:
-            return self.can_draw()
+            return self.why_draw()
         if action == Action.END_TURN:
-            return self.can_end_turn()
+            return self.why_end()
         if action in SAYS:
-            return self.can_say(action)
-        return False
+            return self.why_say(action)
+        return no("S25")
 
     def legal_moves(self) -> list[PlayerMove]:
         """Every move ``is_valid_move`` accepts now; a DECLARE once per colour, one of twins."""

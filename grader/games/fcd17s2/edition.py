@@ -7,12 +7,32 @@ from pathlib import Path
 import reference
 import reference.fcd17s2
 from grader.games.fcd.edition import Edition, RefusalRulings, folder_of
+from grader.games.fcd.sandbox.notation import COLOR_LETTERS
+from grader.games.fcd.sandbox.observe import card_label
 from grader.games.fcd17s2 import c_observer
 from grader.games.fcd17s2.observations import TABLE
 from grader.games.fcd17s2.sandbox.observe import Observer, describe_call, probe_name
-from reference.fcd17s2 import BY_ID, Game, IllegalMoveError, MoveSpec, Value, leniency
+from reference.fcd17s2 import BY_ID, SAYS, Action, Game, IllegalMoveError, MoveSpec, PlayerMove, Value, leniency
+from reference.fcd17s2.moves import WORDS
 
 HERE = Path(__file__).resolve().parent  # the edition's values (its table, its observer) are part of a trace's version
+
+
+def answer_key(game: Game, move: PlayerMove) -> tuple[str, str]:
+    """Where the 2017 observer files an answer to isValidMove(move) (``fcd17s2.sandbox.observe.Observer.validity``):
+    a card of the current hand under ``valid_play``, of another hand under ``valid_foreign`` (``5RH``, ``DRH/B``),
+    a word under ``valid_say`` (``uno``, ``duo``, ``trio``), DRAW_CARD and END_TURN alone."""
+    if move.action == Action.DRAW_CARD:
+        return "valid_draw", ""
+    if move.action in SAYS:
+        return "valid_say", WORDS[move.action]
+    if move.action != Action.PLAY_CARD or move.card is None:
+        return "valid_end", ""
+    card = move.card
+    label = card_label(card.key) + (f"/{COLOR_LETTERS[move.next_color]}" if card.value == Value.D
+                                    and move.next_color is not None else "")
+    own = any(c is card for c in game.player_hand(game.current_player()))
+    return ("valid_play" if own else "valid_foreign"), label
 
 
 def no_piles(_game: Game, _full: bool) -> tuple[int, int]:
@@ -26,4 +46,4 @@ FCD17 = Edition(name="fcd17s2", table=TABLE, new_game=Game, parse_move=MoveSpec.
                 describe_call=describe_call, probe_name=probe_name,
                 refusal=RefusalRulings(undefined="B58", strict_after={}), rules_span="S1-S26",
                 random_specials=(Value.DRAW_TWO, Value.A, Value.B, Value.C, Value.D),
-                random_prefers_plays=True, native_observer=c_observer.install)
+                random_prefers_plays=True, native_observer=c_observer.install, answer_key=answer_key)

@@ -5,114 +5,30 @@ states (``SCOPES``), over the reference's observation.
 
 from __future__ import annotations
 
-from typing import TypedDict, cast
-
 from grader.games.fcd.sandbox.observations import Answered, Judged, Table
 from grader.games.fcd17s2.sandbox.observations import FAMILIES, IDENTITY, OBSERVATIONS
-from reference.cards import format_key, parse_key
-from reference.fcd17s2.moves import ACTION_OF_WORD, SAID_COUNT
 
-# ---- where a clause governs an observation only in some states (over the reference's observation) --------
-
-class Seen(TypedDict):
-    """What the scopes read of the reference's observation (``fcd.sandbox.observe.Obs``), by their rows' shapes."""
-
-    winner: int
-    turn_moves: int
-    past_moves: list[list[str]]  # the previous turn's moves and this turn's, in the notation
-    top_discard: list[int] | None
-    hand_card_count: int
-
-
-def _start_of_turn(obs: dict[str, object]) -> bool:
-    """Nothing done yet this turn: where call-outs are judged (B40, B47, B48)."""
-    o = cast(Seen, obs)
-    return o["turn_moves"] == 0 or all(m in ("uno", "duo", "trio") for m in o["past_moves"][1])
-
-
-def _plays(moves: list[str]) -> list[str]:
-    return [m for m in moves if m not in ("draw", "end", "uno", "duo", "trio")]
-
-
-def _two_on_top(obs: dict[str, object]) -> bool:
-    """A 2 is on top and nothing has been discarded this turn."""
-    o = cast(Seen, obs)
-    return o["top_discard"] is not None and o["top_discard"][0] == 2 and not _plays(o["past_moves"][1])
-
-
-def _two_on_top_at_the_start(obs: dict[str, object]) -> bool:
-    """A 2 is on top and nothing has been done this turn: who owes for it (B25)."""
-    return _two_on_top(obs) and obs["turn_moves"] == 0
-
-
-def _facing_a_two(obs: dict[str, object]) -> bool:
-    """The current player faces the 2 the previous turn ended on: play a 2 or draw (S11, B20-B23)."""
-    previous = _plays(cast(Seen, obs)["past_moves"][0])
-    return _two_on_top(obs) and bool(previous) and previous[-1][0] == "2"
-
-
-def _over(obs: dict[str, object]) -> bool:
-    """The game has ended: no move is valid (S19, B53)."""
-    return obs["winner"] != -1
-
-
-def _after_a_continue(obs: dict[str, object]) -> bool:
-    """The last discard of this turn was a CONTINUE: one more discard is allowed (S14, B31, B34)."""
-    plays = _plays(cast(Seen, obs)["past_moves"][1])
-    return bool(plays) and plays[-1][0] == "C"
-
-
-def _plain_match(obs: dict[str, object], label: str) -> bool:
-    """The card matches the top by value or colour and is not a ZERO: whether it may be discarded does not
-    rest on the ZERO's wildness or a match by suit alone (S8's, judged by the matching tests)."""
-    top = cast(Seen, obs)["top_discard"]
-    card = parse_key(label[:3])
-    return card[0] != 0 and top is not None and (card[0] == top[0] or card[1] == top[1])
-
-
-def _declare_on_top(obs: dict[str, object]) -> bool:
-    """A DECLARE is on top: what may follow it (B35)."""
-    o = cast(Seen, obs)
-    return o["top_discard"] is not None and o["top_discard"][0] == 13
-
-
-def _a_discard_on_top(obs: dict[str, object]) -> bool:
-    """The top card was discarded in this turn or the last (not the card turned up at the start, B5-B9): a
-    declared colour's life is judged from the first discard on (S15)."""
-    o = cast(Seen, obs)
-    plays = _plays(o["past_moves"][0]) + _plays(o["past_moves"][1])
-    top = o["top_discard"]
-    return bool(plays) and top is not None and plays[-1][:3] == format_key(tuple(top[:3]))
-
-
-def _the_word_for_the_hand(obs: dict[str, object], label: str) -> bool:
-    """The claim the hand now calls for (B33: a claim may follow a CONTINUE); which words a hand of another
-    size refuses is B38's."""
-    return SAID_COUNT[ACTION_OF_WORD[label]] == obs["hand_card_count"]
-
-
-def _not_a_zero(_o: dict[str, object], label: str) -> bool:
-    """Whether a ZERO may be discarded is S8's (a ZERO is wild), or B35's on a DECLARE."""
-    return label[0] != "0"
-
-
-_VALIDITY = ("valid_play", "valid_draw", "valid_end")
-SCOPES: dict[tuple[str, str], Judged] = {
-    **{("valid_say", clause): _start_of_turn for clause in ("S17", "B40", "B41", "B47", "B48")},
-    ("valid_play", "B35"): _declare_on_top,
-    ("valid_play", "S15"): _a_discard_on_top,
-    **{(obs, clause): _facing_a_two for obs in _VALIDITY for clause in ("S11", "B20", "B21", "B22", "B23")},
-    **{(obs, "B25"): _two_on_top_at_the_start for obs in _VALIDITY},
-    **{(obs, clause): _start_of_turn for obs in ("valid_play", "valid_draw") for clause in ("B45",)},
-    **{(obs, "B57"): _start_of_turn for obs in _VALIDITY},
-    **{(obs, clause): _over for obs in (*_VALIDITY, "valid_say") for clause in ("S19", "B53")},
-    **{("valid_play", clause): _after_a_continue for clause in ("S14", "B31", "B34")},
-}
-ANSWER_SCOPES: dict[tuple[str, str], Answered] = {
-    **{("valid_play", clause): _plain_match for clause in ("S14", "B31", "B34")},
-    **{("valid_play", clause): _not_a_zero for clause in ("S9", "B14", "S15")},
-    ("valid_say", "B33"): _the_word_for_the_hand,
-}
+# No clause is scoped by hand: the reference names the clauses behind each isValidMove answer
+# (``reference.fcd17s2.Game.why_valid``), and an answer is judged by the tests that hold one of them
+# (``grader.games.fcd.focus.REASONS``).  The scopes written here before, and how the reasons say each:
+# - call-outs (S17, B40, B41, B47, B48) judged at the start of the turn: a call-out's answer names them
+#   (``why_say``; B48 while a 2 is owed); a word after a draw names B40 too (B40: "a SAY_* after a draw: invalid").
+# - B35 with a DECLARE on top, S15 while the top is a fresh discard: a card's match names S15 and B35 while a
+#   declaration stands, S15 where the top covered a DECLARE (the declaration is gone); a ZERO names only B35
+#   (a ZERO is wild: S8's), as the old answer scope ``_not_a_zero`` had it.
+# - S11, B20-B23 while facing a 2, B25 with a 2 on top at the start of the turn: the answers of a player who owes
+#   name S11 and B20/B21 (a play), B22/B23 (a draw), B23 (END_TURN), and B25 at the start; a 2 on top that is
+#   not owed for names B25 (it is inert).
+# - B45, B57 at the start of the turn: the answers of a turn that holds nothing but call-outs name B57 and S25
+#   (isValidMove answers for now, changing nothing), and B45 once a call-out was made.
+# - S19, B53 once the game is over: every answer then names B53 (a play S19 too).
+# - S14, B31 after a CONTINUE, only for a card matching it by value or colour, not a ZERO (``_plain_match``):
+#   exactly such an answer names them.  (S14/B31/B34's state scope is the same; B34 is no clause of valid_play.)
+# - S9, B14 not for a ZERO (``_not_a_zero``): only a further discard's refusal names them -- a ZERO's too, for it is
+#   refused for being a second discard, not for what it matches.
+# - B33 for the word the hand calls for: a claim straight after a CONTINUE names B33.
+SCOPES: dict[tuple[str, str], Judged] = {}
+ANSWER_SCOPES: dict[tuple[str, str], Answered] = {}
 
 TABLE = Table(OBSERVATIONS, IDENTITY, FAMILIES, SCOPES, ANSWER_SCOPES)
 BY_NAME = TABLE.by_name

@@ -88,8 +88,8 @@ OBSERVATIONS: tuple[Observation, ...] = (
                 "A card may be discarded if it is in the hand, no card was discarded or drawn yet this turn (or the "
                 "card discarded just before was a CONTINUE), and it is a ZERO or shares value, suit or colour with "
                 "the top discard (after a DECLARE: the declared colour); facing a 2, only a 2.",
-                meaning=("S8", "S9", "S11", "S14", "S15", "S19", "S25", "B14", "B19", "B20", "B21", "B25", "B31",
-                         "B35", "B45", "B53", "B57"),
+                meaning=("S8", "S9", "S11", "S14", "S15", "S19", "S25", "B14", "B16", "B19", "B20", "B21", "B24",
+                         "B25", "B31", "B35", "B36", "B45", "B53", "B57"),
                 depends_on=("hand", "top_discard", "current_player", "turn_moves", "winner")),
     Observation("valid_foreign", "answers", "isValidMove(PLAY_CARD)",
                 "a card from ANOTHER player's hand must never be playable", "validity",
@@ -98,14 +98,14 @@ OBSERVATIONS: tuple[Observation, ...] = (
     Observation("valid_draw", "bool", "isValidMove(DRAW_CARD)", "whether the current player may draw now",
                 "validity", "A player may draw once a turn before discarding, even holding a playable card, or, "
                 "facing 2s, until all the cards owed are drawn.",
-                meaning=("S10", "S11", "S25", "B15", "B18", "B22", "B23", "B25", "B45", "B53", "B57"),
+                meaning=("S10", "S11", "S25", "B15", "B17", "B18", "B22", "B23", "B25", "B32", "B45", "B53", "B57"),
                 depends_on=("turn_moves", "winner", "current_player")),
     Observation("valid_say", "answers", "isValidMove(SAY_UNO / SAY_DUO / SAY_TRIO)",
                 "whether the current player may say UNO, DUO, TRIO now", "validity",
                 "A word may be said right after a discard that leaves exactly 1, 2 or 3 cards (a claim), or at "
                 "the start of the turn, before drawing or discarding, once each (a call-out); anywhere else it "
                 "is invalid.",
-                meaning=("S16", "S17", "S18", "B33", "B38", "B39", "B40", "B41", "B47", "B48", "B49", "B53"),
+                meaning=("S16", "S17", "S18", "B33", "B38", "B39", "B40", "B41", "B46", "B47", "B48", "B49", "B53"),
                 depends_on=("turn_moves", "winner", "current_player", "hand_card_count")),
     Observation("valid_end", "bool", "isValidMove(END_TURN)", "whether the current player may end the turn now",
                 "validity", "END_TURN is valid only once a card has been discarded or drawn this turn, and after "
