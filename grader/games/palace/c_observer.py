@@ -410,7 +410,12 @@ static int32_t read_zone(Game g, int32_t probe, int32_t i, int32_t act, seen *zo
         }
         return count;
     }
-    for (int32_t k = 0; k < count; k++) { at(probe, @CALL_handCard@, i, k); zone[k] = read_card(p_handCard(g, k)); }
+    /* playing.mover_zone: the hand as the game runner reads it, getHandCard(currentPlayer(), n) (C4) */
+    at(probe, @CALL_currentPlayer@, i, 0);
+    int32_t seat = p_currentPlayer(g);
+    for (int32_t k = 0; k < count; k++) {
+        at(probe, @CALL_getHandCard@, i, k); zone[k] = read_card(p_getHandCard(g, seat, k));
+    }
     return count;
 }
 

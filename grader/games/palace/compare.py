@@ -415,6 +415,10 @@ def check_expect(e: Expect, obs: object, answers: Mapping[str, object], ids: Map
                                              (row[2], "n = size - 1", "a card", "NULL")):
                     if ok is not True:
                         out.append(Mismatch("index_ranges", f"{getter} at {where}", want, bad))
+    if e.same_cards:
+        for views in filter(None, _inconsistent_views(obs).split("; ")):
+            out.append(Mismatch("same_cards", views, "the very same Card pointers (C4)",
+                                "other Cards: a card must be one Card wherever it is read, never a copy"))
     if after is not None and answers and isinstance(after, dict):
         changed = [k for k in STATE_KEYS if obs.get(k) != after.get(k)]
         if changed:
@@ -699,7 +703,8 @@ EXPECT_KEYS = {"phase": "phase", "current_player": "current_player", "current_tu
                "hand_counts": "hand_counts", "face_up_counts": "face_up_counts", "face_down_counts": "face_down_counts",
                "draw_pile_size": "draw_pile_size", "discard_pile_size": "pile_size", "burnt_count": "burnt_count",
                "top_discard": "pile", "pile": "pile", "draw_pile": "draw_pile", "hand": "hands", "face_up": "face_up",
-               "face_down": "face_down", "valid": "valid", "invalid": "valid", "malformed": "valid"}
+               "face_down": "face_down", "valid": "valid", "invalid": "valid", "malformed": "valid",
+               "same_cards": "hand"}
 
 
 def asserts(s: Scenario, step: int, key: str) -> bool:
@@ -732,6 +737,8 @@ def mismatch_cause(s: Scenario, step: int, m: Mismatch) -> tuple[str, frozenset[
     if ref is None:
         return m.field, frozenset()
     before, move, game = ref
+    if m.field == "same_cards":
+        return "a card read through two queries is not one Card", frozenset({"C4"})
     if entry is None:
         key = EXPECT_KEYS.get(m.field, m.field)
         owners = effect_owners(before, move, game, key) if key in STATE_KEYS else frozenset()

@@ -33,14 +33,15 @@ C_ACTIONS = {a: a.name for a in Action}
 # The C the memory stage's replay finds a move's cards with (the repro programs, ``repro``, find them as the
 # worker does, ``play.resolve``: cards written with their identity too).
 IN_ZONE = r"""
-/* The card of that look in the current seat's zone (its hand; its face-up row once the hand is empty,
-   unless it is choosing), not one already taken for this move; NULL when there is none. */
+/* The card of that look in the current seat's zone (its hand, read as the game runner reads it:
+   getHandCard(seat, i); its face-up row once the hand is empty, unless it is choosing), not one already taken
+   for this move; NULL when there is none. */
 static Card inZone(Game game, int choosing, rank r, suit s, Card *taken, int nTaken) {
     int seat = currentPlayer(game);
     int fromHand = choosing || handCardCount(game) > 0;
     int n = fromHand ? handCardCount(game) : faceUpCount(game, seat);
     for (int i = 0; i < n && i < 1000; i++) {
-        Card c = fromHand ? handCard(game, i) : faceUpCard(game, seat, i);
+        Card c = fromHand ? getHandCard(game, seat, i) : faceUpCard(game, seat, i);
         if (c == NULL || cardRank(c) != r || cardSuit(c) != s) {
             continue;
         }

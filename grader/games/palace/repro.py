@@ -453,8 +453,9 @@ static int isTaken(Card c, Card *taken, int n) {
     return 0;
 }
 
-/* The mover's zone, as the grader reads it to find a move's cards: the hand (handCard) for a choice and while
-   the hand has cards, else the face-up row (faceUpCard) of currentPlayer(). */
+/* The mover's zone, as the grader reads it to find a move's cards: the hand for a choice and while the hand
+   has cards (as the game runner reads it: getHandCard(currentPlayer(), n)), else the face-up row (faceUpCard)
+   of currentPlayer(). */
 static int readZone(int choosing, Seen *zone, const char *why) {
     CALLING("handCardCount(), %s", why);
     int count = capped(handCardCount(game));
@@ -469,9 +470,11 @@ static int readZone(int choosing, Seen *zone, const char *why) {
         }
         return count;
     }
+    CALLING("currentPlayer(), %s", why);
+    int seat = currentPlayer(game);
     for (int k = 0; k < count; k++) {
-        CALLING("handCard(%d), %s", k, why);
-        zone[k] = got(handCard(game, k));
+        CALLING("getHandCard(%d, %d), %s", seat, k, why);
+        zone[k] = got(getHandCard(game, seat, k));
     }
     return count;
 }
@@ -898,25 +901,47 @@ static void checkUnchanged(void) {
     }
 }
 
-/* C4 (I5 of rules-palace.md): a card is one Card wherever it is read.  Words for a failure whose game shows otherwise
-   -- a note, not a check: the grader judges the test's own values, and says this beside them. */
-static void identityNote(void) {
+/* C4 (I5 of rules-palace.md): a card is one Card wherever it is read.  handCard(n) against
+   getHandCard(currentPlayer(), n), and topDiscard() against getDiscardPileCard(0) (compare._inconsistent_views). */
+static int handIsOneCard(void) {
     int me = seen.ints[I_CURRENT_PLAYER];
-    if (me >= 0 && me < N_PLAYERS) {
-        int same = seen.handN == seen.rowN[Z_HAND][me];
-        for (int i = 0; i < seen.handN && same; i++) {
-            int there = 0;
-            for (int j = 0; j < seen.rowN[Z_HAND][me] && !there; j++) {
-                there = seen.hand[i].card == seen.rows[Z_HAND][me][j].card;
-            }
-            same &= there;
-        }
-        if (!same) {
-            say("    (C4: handCard(n) gives other Cards than getHandCard(%d, n), the same hand: a card must be the "
-                "same Card pointer wherever it is read, not a copy)\n", me);
-        }
+    if (me < 0 || me >= N_PLAYERS) {
+        return 1;
     }
-    if (seen.pileN[P_PILE] > 0 ? seen.top.card != seen.piles[P_PILE][0].card : seen.top.card != NULL) {
+    int same = seen.handN == seen.rowN[Z_HAND][me];
+    for (int i = 0; i < seen.handN && same; i++) {
+        int there = 0;
+        for (int j = 0; j < seen.rowN[Z_HAND][me] && !there; j++) {
+            there = seen.hand[i].card == seen.rows[Z_HAND][me][j].card;
+        }
+        same &= there;
+    }
+    return same;
+}
+
+static int topIsOneCard(void) {
+    return seen.pileN[P_PILE] > 0 ? seen.top.card == seen.piles[P_PILE][0].card : seen.top.card == NULL;
+}
+
+/* same_cards: the check of a block that asks for it, in compare.check_expect's words. */
+static void checkSameCards(void) {
+    static const char *GOT = "other Cards: a card must be one Card wherever it is read, never a copy";
+    if (!handIsOneCard()) {
+        wrong("handCard(n) against getHandCard(currentPlayer(), n)", "the very same Card pointers (C4)", GOT);
+    }
+    if (!topIsOneCard()) {
+        wrong("topDiscard() against getDiscardPileCard(0)", "the very same Card pointers (C4)", GOT);
+    }
+}
+
+/* Words for a failure whose game shows otherwise -- a note, not a check: the grader judges the test's own values,
+   and says this beside them. */
+static void identityNote(void) {
+    if (!handIsOneCard()) {
+        say("    (C4: handCard(n) gives other Cards than getHandCard(%d, n), the same hand: a card must be the "
+            "same Card pointer wherever it is read, not a copy)\n", seen.ints[I_CURRENT_PLAYER]);
+    }
+    if (!topIsOneCard()) {
         say("    (C4: topDiscard() is not the Card getDiscardPileCard(0) gives)\n");
     }
 }
@@ -988,8 +1013,8 @@ static void decide(int trouble, int detail) {
         say("FAILED after move %d: isValidMove(%s)\n    expected: TRUE\n    got:      %s\n", stoppedAt,
             MOVES[stoppedAt].text, stopped == REFUSED ? "FALSE" : "the card is missing");
         say(stopped == REFUSED ? "    (your isValidMove() refuses move %d, so it cannot be made)\n"
-                               : "    (a card of move %d is not in the mover's zone: handCard(), or faceUpCard() "
-                                 "once the hand is empty)\n", stoppedAt + 1);
+                               : "    (a card of move %d is not in the mover's zone: getHandCard(currentPlayer(), n), "
+                                 "or faceUpCard() once the hand is empty)\n", stoppedAt + 1);
         identityNote();
         say("Rule: %s\n", RULE);
         end(1);
@@ -1131,6 +1156,8 @@ def _value_checks(e: Expect, n: int) -> list[str]:
             out.append(f"checkCards({c_string(what.format(s=seat))}, {c_string(refs_text(refs))}, "
                        f"seen.rows[{zone}][{seat}], seen.rowN[{zone}][{seat}], {len(refs)}, {', '.join(_refs(refs))}, "
                        f"{int(ordered)});")
+    if e.same_cards:
+        out.append("checkSameCards();")
     return out
 
 

@@ -31,7 +31,9 @@ Expectation keys (every value is the reference's view after ``after`` moves):
   ``face_down`` (seat -> cards by position 0, 1, 2: in order);
 - ``valid`` / ``invalid`` (moves in move notation, asked of isValidMove for the seat to move); ``malformed``
   (C40's broken moves in the notation below, each asked of isValidMove and expected FALSE);
-- ``index_ranges = true``: every Card getter returns NULL (None) at n = -1 and at n = the zone's size (C43).
+- ``index_ranges = true``: every Card getter returns NULL (None) at n = -1 and at n = the zone's size (C43);
+- ``same_cards = true``: handCard(n) gives the very Cards getHandCard(currentPlayer(), n) gives, and topDiscard()
+  the Card getDiscardPileCard(0) gives (C4: a card is one Card wherever it is read).
 
 A card in an expectation is ``5H`` (compared by rank and suit) or ``5H@12`` (that very card, C4).  A card of a
 ``valid``/``invalid``/``malformed`` move is looked up in the mover's current zone first (the hand, or the
@@ -185,13 +187,14 @@ class Expect:
     invalid: tuple[MoveSpec, ...] = ()
     malformed: tuple[Malformed, ...] = ()
     index_ranges: bool = False
+    same_cards: bool = False  # C4: handCard(n) and topDiscard() give the very Cards getHandCard and the pile give
 
     def asserted(self) -> list[str]:
         """The keys this expectation asserts."""
         out = []
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name in ("after", "pile_as_set") or v is None or v == () or v is False and f.name == "index_ranges":
+            if f.name in ("after", "pile_as_set") or v is None or v == () or v is False and f.name in _FLAGS:
                 continue
             out.append(f.name)
         return out
@@ -244,7 +247,8 @@ class Scenario:
 _INT = ("current_player", "current_turn", "winner", "effective_top_rank", "draw_pile_size", "discard_pile_size",
         "burnt_count")
 _INT_LISTS = ("hand_counts", "face_up_counts", "face_down_counts")
-_BOOLS = ("seven_restriction", "pile_as_set", "index_ranges")
+_FLAGS = ("index_ranges", "same_cards")  # checks asked for by ``true``; ``false`` asserts nothing
+_BOOLS = ("seven_restriction", "pile_as_set", *_FLAGS)
 _CARD_LISTS = ("pile", "draw_pile")
 _SEAT_CARDS = ("hand", "face_up", "face_down")
 _MOVE_LISTS = ("valid", "invalid")
@@ -574,6 +578,21 @@ def check_expect(game: Game, exp: Expect) -> list[str]:
                 bad.append(f"isValidMove({label}): expected {expected}, got {said}" + (f" ({why})" if why else ""))
     if exp.index_ranges:
         bad.extend(_index_range_errors(game))
+    if exp.same_cards:
+        bad.extend(_same_card_errors(game))
+    return bad
+
+
+def _same_card_errors(game: Game) -> list[str]:
+    """C4 on the reference: the current seat's hand and the pile's top, each one object through both queries."""
+    bad = []
+    seat = game.current_player()
+    mine = [game.hand_card(n) for n in range(game.hand_card_count())]
+    theirs = [game.get_hand_card(seat, n) for n in range(game.player_card_count(seat))]
+    if sorted(map(id, mine)) != sorted(map(id, theirs)):
+        bad.append("same_cards: handCard(n) and getHandCard(currentPlayer(), n) are not the same cards")
+    if game.top_discard() is not game.get_discard_pile_card(0):
+        bad.append("same_cards: topDiscard() is not getDiscardPileCard(0)")
     return bad
 
 

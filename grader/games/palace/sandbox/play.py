@@ -14,7 +14,8 @@ i is not where the move says; ``{"t": "done"}`` after every move and destroyGame
 progress is written (``results.at``) before every call into student code, so a crash or a hang is
 pinned on it.  Nothing here sees an expected result.
 
-A written card is found in the mover's zone -- the hand (handCard) for CHOOSE_FACE_UP and while the
+A written card is found in the mover's zone -- the hand (read as the game runner reads it,
+getHandCard(currentPlayer(), n); handCard without getHandCard) for CHOOSE_FACE_UP and while the
 hand has cards, else the face-up row (faceUpCard) -- as the first card of that rank and suit, lowest
 position first, that the same move has not named already.  A card written with its identity
 (``5H@12``, its deck index: the engine writes one when the zone holds a twin) is the card the deal put

@@ -137,6 +137,35 @@ def _capped(value: object, cap: int) -> int:
     return max(0, min(value, cap)) if isinstance(value, int) else 0
 
 
+def mover_zone(game: ZoneGame, action: int, cap: int, trace: Trace, probe: int, i: int) -> list[CardLike | None]:
+    """The cards a move's written card is looked for in: the mover's hand for CHOOSE_FACE_UP and while
+    handCardCount() is not 0, else its face-up row (faceUpCard).  The hand is read as the game runner reads it,
+    getHandCard(currentPlayer(), n) (handCard when the library has no getHandCard): a handCard that gives other
+    Cards than the game holds breaks C4, the business of the tests that compare the two views, not of every
+    move of every test (handCard's own cards are still what the observations show)."""
+    ask = probe == ASK  # the questions' trace names no seat for faceUpCount (as the C observer's)
+    trace(probe, CALL_IDS["handCardCount"], i, 0)
+    count = _capped(game.hand_card_count(), cap)
+    if action != Action.CHOOSE_FACE_UP and count == 0:
+        trace(probe, CALL_IDS["currentPlayer"], i, 0)
+        seat = game.current_player()
+        trace(probe, CALL_IDS["faceUpCount"], i, 0 if ask else seat)
+        return [_traced(trace, probe, "faceUpCard", i, n, game.face_up_card, seat, n)
+                for n in range(_capped(game.face_up_count(seat), cap))]
+    by_seat = getattr(game, "get_hand_card", None)
+    if by_seat is None:
+        return [_traced(trace, probe, "handCard", i, n, game.hand_card, n) for n in range(count)]
+    trace(probe, CALL_IDS["currentPlayer"], i, 0)
+    seat = game.current_player()
+    return [_traced(trace, probe, "getHandCard", i, n, by_seat, seat, n) for n in range(count)]
+
+
+def _traced(trace: Trace, probe: int, cname: str, i: int, n: int, getter: Callable[..., CardLike | None],
+            *args: int) -> CardLike | None:
+    trace(probe, CALL_IDS[cname], i, n)
+    return getter(*args)
+
+
 def resolve(game: ZoneGame, spec: MoveSpec, cap: int, by_index: Callable[[int], CardLike | None] | None = None,
             trace: Trace = _no_trace, i: int = 0) -> PlayerMove | None:
     """The move ``spec`` as a ``PlayerMove`` of ``game`` (the reference's or a library's: the same
@@ -145,20 +174,7 @@ def resolve(game: ZoneGame, spec: MoveSpec, cap: int, by_index: Callable[[int], 
         return PlayerMove(Action.PICK_UP_PILE)
     if spec.action == Action.PLAY_FACE_DOWN:
         return PlayerMove(Action.PLAY_FACE_DOWN, (), spec.face_down_index)
-    trace(FIND_CARD, CALL_IDS["handCardCount"], i, 0)
-    zone: list[tuple[str, Callable[..., CardLike | None], tuple[int, ...]]] = [("handCard", game.hand_card, ())]
-    count = _capped(game.hand_card_count(), cap)
-    if spec.action != Action.CHOOSE_FACE_UP and count == 0:
-        trace(FIND_CARD, CALL_IDS["currentPlayer"], i, 0)
-        seat = game.current_player()
-        trace(FIND_CARD, CALL_IDS["faceUpCount"], i, seat)
-        zone = [("faceUpCard", game.face_up_card, (seat,))]
-        count = _capped(game.face_up_count(seat), cap)
-    cname, getter, prefix = zone[0]
-    cards: list[CardLike | None] = []
-    for k in range(count):
-        trace(FIND_CARD, CALL_IDS[cname], i, k)
-        cards.append(getter(*prefix, k))
+    cards = mover_zone(game, int(spec.action), cap, trace, FIND_CARD, i)
     taken: set[int] = set()
     chosen: list[CardLike] = []
     for ref in spec.cards:
@@ -238,22 +254,7 @@ def answer(game: AskedGame, entry: AskEntry, cap: int, found: dict[int, CardLike
         return _index_ranges(game, cap, n_players, trace, k)
     action = int(entry.get("action", 0))
     texts = list(entry.get("cards") or [])
-    zone: list[CardLike | None] = []
-    if any(isinstance(t, str) for t in texts):
-        trace(ASK, CALL_IDS["handCardCount"], k, 0)
-        count = _capped(game.hand_card_count(), cap)
-        getter: Callable[..., CardLike | None] = game.hand_card
-        prefix: tuple[int, ...] = ()
-        cname = "handCard"
-        if action != Action.CHOOSE_FACE_UP and count == 0:
-            trace(ASK, CALL_IDS["currentPlayer"], k, 0)
-            seat = game.current_player()
-            trace(ASK, CALL_IDS["faceUpCount"], k, 0)
-            count = _capped(game.face_up_count(seat), cap)
-            getter, prefix, cname = game.face_up_card, (seat,), "faceUpCard"
-        for n in range(count):
-            trace(ASK, CALL_IDS[cname], k, n)
-            zone.append(getter(*prefix, n))
+    zone = mover_zone(game, action, cap, trace, ASK, k) if any(isinstance(t, str) for t in texts) else []
     index_of = {int(c.ident): i for i, c in found.items()}
     taken: set[int] = set()
     cards: list[CardLike | None] = []
