@@ -113,6 +113,20 @@ def test_every_mutant_loses_marks_and_at_most_2_outside_its_rules(name: str,
     assert not [t for t in summary["tests"] if t["verdict"] == "grader error"], _failures(summary)
 
 
+def test_handing_out_copies_of_hand_cards_fails_the_one_card_test_only(graded: dict[str, dict[str, Any]]) -> None:
+    """hand_card_copies (handCard gives a new Card each call, C4): the grader takes a move's cards from the hand as
+    the game runner reads it (getHandCard(currentPlayer(), n)), so every scenario is still played; the one scenario
+    failed is C4's own (its handCard(n) against getHandCard), and the random games' queries family (C4's) is
+    judged around it.  Before, every move found no card of its own: 8/100."""
+    summary = graded["mutants/hand_card_copies"]
+    failed = {t["id"] for t in summary["tests"] if t["kind"] == "scenario" and t["verdict"] != "passed"}
+    assert failed == {"queries/a_card_is_one_card_wherever_it_is_read"}, _failures(summary)
+    lost = {g for g, (mk, mx) in summary["groups"].items() if mx - mk > 1e-9}
+    assert lost == {"queries", "random_games"}, lost
+    random = {t["id"]: t["verdict"] for t in summary["tests"] if t["kind"] == "random" and t["verdict"] != "passed"}
+    assert random == {"random/queries": "not shown"}, random
+
+
 @pytest.mark.parametrize("name", MEMORY_MUTANTS)
 def test_a_memory_bug_costs_the_memory_marks(name: str, graded: dict[str, dict[str, Any]]) -> None:
     """destroyGame leaking the burnt cards, or a use after free: caught by the sanitizers (I11)."""
