@@ -12,8 +12,7 @@ tests/games/fcd18s2/test_additivity.py asserts them (additivity within 2 marks; 
 ``--game fcd17s2`` or ``--game palace`` prints the same table for that game's pairs
 (fixtures/GAME/submissions/pairs/, PAIRS of its mutants.py, written by its make_mutants.py), graded for
 that game with its own marking and its own default number of random games unless ``--random-games`` is
-given (no stubs there); tests/games/fcd17s2/test_additivity17.py and tests/games/palace/test_additivity_palace.py
-assert them.
+given (no stubs there); tests/games/test_additivity_games.py asserts them.
 """
 
 from __future__ import annotations
