@@ -18,7 +18,6 @@ given (no stubs there); tests/games/test_additivity_games.py asserts them.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -29,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "fixtures" / "submissions"))
 
-from variants import STUBS, pair_name, pairs  # noqa: E402
+from variants import STUBS, generator_of, pair_name, pairs  # noqa: E402
 
 from grader.core.config import MarkingConfig  # noqa: E402
 from grader.core.grade import grade  # noqa: E402
@@ -51,11 +50,7 @@ def pairs_of(game_name: str) -> list[tuple[Any, Any]]:
     """The game's PAIRS as the two mutants of each (another game's table through its make_mutants.py)."""
     if game_name == DEFAULT_GAME:
         return pairs()
-    path = OTHER_GAMES[game_name] / "make_mutants.py"
-    spec = importlib.util.spec_from_file_location(f"{game_name}_make_mutants", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.load_pairs()
+    return generator_of(game_name, OTHER_GAMES[game_name]).load_pairs()
 
 
 def grade_one(job: tuple[str, str, int | None, bool]) -> tuple[str, dict[str, Any]]:

@@ -31,7 +31,9 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -44,7 +46,6 @@ from grader.core.config import MarkingConfig  # noqa: E402
 from grader.games import get as get_game  # noqa: E402
 from grader.games.fcd17s2.memcheck import FCD17  # noqa: E402
 from grader.games.fcd18s2.memcheck import FCD18  # noqa: E402
-from grader.games.fcd18s2.scenarios import load_scenarios  # noqa: E402
 from grader.games.palace.memcheck import PALACE  # noqa: E402
 
 MEMORY_RULES = {"fcd18s2": FCD18.rules, "fcd17s2": FCD17.rules, "palace": PALACE.rules}
@@ -81,9 +82,14 @@ def entries_of(game: str) -> list[Entry]:
             for kind in ("mutants", "readings") for p in sorted((base / kind).iterdir()) if p.is_dir()]
 
 
+@cache
+def scenarios_of(game: str) -> tuple[Any, ...]:
+    return tuple(get_game(game).load_scenarios())
+
+
 def owning_groups(rules: tuple[str, ...], game: str = "fcd18s2") -> set[str]:
     """The marks groups that own any of these clauses (the game's scenarios, and its memory stage)."""
-    scenarios = load_scenarios() if game == "fcd18s2" else get_game(game).load_scenarios()
+    scenarios = scenarios_of(game)
     owned = {s.group for s in scenarios if set(rules) & set(s.rules)}
     if set(rules) & set(MEMORY_RULES[game]):
         owned.add("memory")

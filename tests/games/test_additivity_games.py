@@ -15,7 +15,6 @@ bug could not be driven at all.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +29,7 @@ from grader.games import get
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "fixtures" / "submissions"))
-from variants import Mutant, pair_name  # noqa: E402
+from variants import Mutant, generator_of, pair_name  # noqa: E402
 
 GAMES = ("fcd17s2", "palace")
 TOLERANCE = 2.0  # marks between lost(pair) and lost(a) + lost(b)
@@ -42,16 +41,7 @@ def submissions(game: str) -> Path:
     return ROOT / "fixtures" / game / "submissions"
 
 
-def _make_mutants(game: str) -> Any:
-    """The game's fixtures/GAME/submissions/make_mutants.py (its pairs and the sources they hold)."""
-    spec = importlib.util.spec_from_file_location(f"{game}_make_mutants", submissions(game) / "make_mutants.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-MAKE = {game: _make_mutants(game) for game in GAMES}
+MAKE = {game: generator_of(game, submissions(game)) for game in GAMES}
 PAIRS = {game: MAKE[game].load_pairs() for game in GAMES}
 
 
