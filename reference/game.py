@@ -238,28 +238,34 @@ class Game:
             if self._active_twos:  # A49: a 2 part-way through the penalty; else the penalised player ends
                 return no("A1", "A49")
             # A1 is LENIENT: its reading (b) plays a matching card after an ordinary draw, so where the card
-            # does not match, the matching rule refuses it as well
+            # does not match, the matching rule refuses it as well (R5 itself: what it matched against is context)
             otherwise = self._why_card(card)
-            return no("A1", *(() if otherwise.value else otherwise.clauses))
+            return no("A1", *(() if otherwise.value else otherwise.clauses[:1]))
         return self._why_card(card)
 
     def _why_card(self, card: Card) -> Answer:
-        """Whether ``card`` answers the top discard (or the active 2s), the turn aside."""
-        start: tuple[str, ...] = ("R10",) if self._discard_turns[-1] == -1 else ()  # the card turned up is on top
+        """Whether ``card`` answers the top discard (or the active 2s), the turn aside.  A clause of the
+        context (the turned-up card, a declaration) is named only where it changed the answer: a ZERO, or a
+        card matching the top by value or suit, is answered the same whatever colour is declared."""
         if self._active_twos:  # A11, A39: only a 2 answers an active 2
-            start += ("A12",) if self.initial_two_is_active() else ()
+            start = ("R10", "A12") if self.initial_two_is_active() else ()  # the 2 turned up (R10) counts
             if card.value == Value.DRAW_TWO:
                 return yes("R7", "A10", *start)
             return no("R7", "A11", "A39", *start)
-        top = self._discard[-1]
-        context: tuple[str, ...] = start
-        if self._declared is not None:  # R9: the declared colour replaces the D's printed one
-            context += ("R9", "A16", "A17")
-        elif top.value == Value.D and self._discard_turns[-1] == -1:  # R10, A18: an initial D declares nothing
-            context += ("A18",)
         if card.value == Value.ZERO:
-            return yes("R5", "A19", *context)
-        if card.value == top.value or card.suit == top.suit or card.color == self.get_current_color():
+            return yes("R5", "A19")
+        top = self._discard[-1]
+        by_look = card.value == top.value or card.suit == top.suit
+        context: tuple[str, ...] = ()
+        if self._declared is not None and not by_look and (card.color == self._declared) != (
+                card.color == top.color):  # R9: the declared colour, not the D's printed one, decided
+            # A16 (LENIENT): after a turn of draws only, reading (b) takes the printed colour back
+            context = ("R9", *(("A16",) if self._discard_turns[-1] < self._turn - 1 else ()))
+        elif self._declared is not None and by_look and card.color != self._declared:
+            context = ("R9", "A17")  # A17 (LENIENT): reading (b) lets only the declared colour follow a D
+        elif top.value == Value.D and self._discard_turns[-1] == -1 and not by_look:
+            context = ("R10", "A18")  # the D turned up declares nothing: its printed colour counts
+        if by_look or card.color == self.get_current_color():
             return yes("R5", *context)
         return no("R5", *(("A19",) if card.value == Value.D else ()), *context)
 

@@ -74,6 +74,9 @@ class Scenario(Protocol):
     @property
     def rules(self) -> tuple[str, ...]: ...
 
+    @property
+    def weight(self) -> float: ...
+
 
 # Which test owns each observation: (observation, after a move?) -> test id.  The game makes it from the scenarios
 # (``GameSpec.owners``), the core hands it to the session, and the game's comparison names the owner of a difference.
@@ -85,6 +88,7 @@ class Session(Protocol):
     many games.  ``grader.core.session.SubmissionSession`` is all of it but ``run_scenario``, which a game adds."""
 
     owners: Owners  # set by the pipeline before the first scenario
+    homes: Mapping[str, str]  # each rule clause's home group (``grader.core.ownership``), set with ``owners``
 
     @property
     def build(self) -> BuildResult: ...

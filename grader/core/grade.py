@@ -27,6 +27,7 @@ from grader.core.digest import digest
 from grader.core.gamespec import GameSpec, Scenario, Session
 from grader.core.isolation import detect_mode
 from grader.core.marks import rounded
+from grader.core.ownership import home_groups
 from grader.core.results import STAGE_RANK, GroupMarks, PlayersResult, SubmissionResult, TestResult, Verdict
 from grader.core.submission import read_sources
 
@@ -87,13 +88,19 @@ def _build_tests(session: Session, game: GameSpec) -> list[TestResult]:
 ONLY_STAGES = {"random": "random", "random_games": "random", "memory": "memory"}
 
 
+def test_id(s: Scenario) -> str:
+    """The id of a scenario's test, ``group/name`` (Palace's scenarios are named without their group)."""
+    return s.id if "/" in s.id else f"{s.group}/{s.id}"
+
+
 def pick_only(only: Sequence[str], scenarios: Sequence[Scenario]) -> tuple[list[Scenario], bool, bool]:
     """``--only``'s choice: the scenarios to run, and whether the random games and the memory stage run.
     A name is a scenario group (``skip``), a test id (``skip/a_skips_player_1``) or a stage (``random``,
     ``memory``); a name that is none of them is a ``ValueError`` naming the nearest valid ones."""
     import difflib  # noqa: PLC0415
 
-    names = {s.group for s in scenarios} | {s.id for s in scenarios} | set(ONLY_STAGES)
+    names = {s.group for s in scenarios} | {s.id for s in scenarios} | {test_id(s) for s in scenarios} \
+        | set(ONLY_STAGES)
     unknown = [o for o in only if o.rstrip("/") not in names]
     if unknown:
         hints = [f"{o!r} (did you mean {', '.join(repr(c) for c in close)}?)"
@@ -101,7 +108,7 @@ def pick_only(only: Sequence[str], scenarios: Sequence[Scenario]) -> tuple[list[
                  for o in unknown]
         raise ValueError(f"--only names no test group, test or stage: {'; '.join(hints)}")
     wanted = {o.rstrip("/") for o in only}
-    return ([s for s in scenarios if s.group in wanted or s.id in wanted],
+    return ([s for s in scenarios if s.group in wanted or s.id in wanted or test_id(s) in wanted],
             any(ONLY_STAGES.get(o) == "random" for o in wanted), "memory" in wanted)
 
 
@@ -136,7 +143,7 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
     every_scenario, chosen, stages = scenarios, set[str](), set[str]()
     if only:
         picked, with_random, with_memory = pick_only(only, scenarios)
-        chosen = {s.id for s in picked}
+        chosen = {test_id(s) for s in picked}
         stages = {g for g, on in (("random", with_random), ("memory", with_memory)) if on}
         # The later stages judge around what the scenarios charged, and replay them: they need them all.
         scenarios = scenarios if stages else picked
@@ -152,6 +159,7 @@ def grade(folder: Path, config: MarkingConfig | None = None, *, game: GameSpec |
     with game.open_session(folder, limits=config.limits, strict=config.strict_rulings,
                            compile_timeout=config.compile_seconds, policy=config.policy) as session:
         session.owners = game.owners(every_scenario)
+        session.homes = home_groups(every_scenario)
         for t in _build_tests(session, game):
             add(t)
         played: list[tuple[Scenario, TestResult]] = []

@@ -15,6 +15,7 @@ from typing import Self
 from grader.core.build import COMPILE_SECONDS, BuildResult, build
 from grader.core.config import MarkingConfig
 from grader.core.gamespec import GameSpec
+from grader.core.ownership import Homes, home_groups
 from grader.core.policy import NO_POLICY, Policy
 from grader.core.sandbox.limits import LimitChanges, Limits
 from grader.core.worker_client import WorkerClient
@@ -37,6 +38,8 @@ class SubmissionSession:
         self.limits = limits
         self.strict = strict
         self.timeouts = 0
+        # each rule clause's home group, from the game's suite (``grade`` sets it from the suite it runs)
+        self.homes: Homes = home_groups(game.load_scenarios())
         self.client = (WorkerClient(build_result.library, game.sandbox_job, game.sandbox_packages)
                        if build_result.library else None)
 

@@ -258,7 +258,10 @@ class Game:
             return no("B16", *(() if otherwise.value else otherwise.clauses))
         discards = turn.discards()
         if discards and discards[-1].card.value != Value.C:  # type: ignore[union-attr]
-            return no("S9", "B14")  # S9, B14: a further discard only straight after a CONTINUE
+            # S9, B14: a further discard only straight after a CONTINUE; where this turn's last discard was the
+            # one a CONTINUE allowed, S14 decided too (it allows one more discard, not more)
+            more = len(discards) > 1 and discards[-2].card.value == Value.C  # type: ignore[union-attr]
+            return no("S9", "B14", *(("S14",) if more else ()))
         start = self._start_context(turn, "B57", "S25")
         if self._owed_twos and not discards:  # S11: facing a 2, only a 2 (B20, B21); B25: this player owes
             if card.value == Value.DRAW_TWO:

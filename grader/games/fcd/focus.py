@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence, cast
 
+from grader.core.ownership import home_groups, own_clauses
 from grader.games.fcd.sandbox.notation import validity_field
 from grader.games.fcd.sandbox.observations import Answered, Judged, Table
 
@@ -121,7 +122,13 @@ class Owning(Protocol):
     def id(self) -> str: ...
 
     @property
+    def group(self) -> str: ...
+
+    @property
     def rules(self) -> tuple[str, ...]: ...
+
+    @property
+    def weight(self) -> float: ...
 
     @property
     def expectations(self) -> Sequence[Expected]: ...
@@ -143,11 +150,13 @@ def owners(scenarios: Sequence[CoreScenario], table: Table) -> dict[tuple[str, b
     most specific test of it.
     """
     found: dict[tuple[str, bool], tuple[tuple[int, int, int], str]] = {}
+    homes = home_groups(scenarios)
     for order, s in enumerate(cast("Sequence[Owning]", scenarios)):
-        f = focus_of(s.rules, table)
+        own = own_clauses(s.group, s.rules, homes)  # the clauses the test is charged for
+        f = focus_of(own, table)
         named = {(n, step > 0) for step, n in expected_names(s.expectations)}
         for phase, names in ((False, f.at_start), (True, f.on_moves)):
-            for n in (*names, *s.rules):  # a rule clause: the test of an answer whose reason names it
+            for n in (*names, *own):  # a rule clause: the test of an answer whose reason names it
                 rank = (0 if (n, phase) in named else 1, len(s.rules), order)
                 if (n, phase) not in found or rank < found[(n, phase)][0]:
                     found[(n, phase)] = (rank, s.id)

@@ -22,6 +22,7 @@ from grader.core.build import BuildResult
 from grader.core.classify import classify
 from grader.core.gamespec import GameSpec
 from grader.core.isolation import library_path_inside
+from grader.core.ownership import own_clauses
 from grader.core.policy import NO_POLICY, Policy
 from grader.core.replay import call_in_progress
 from grader.core.results import TestResult, Verdict
@@ -164,7 +165,8 @@ class FcdSession(SubmissionSession, Generic[G]):
 
     def run_scenario(self, scenario: Scenario) -> TestResult:
         result = self.run_game(scenario.id, scenario.says, scenario.rules, scenario.deck, scenario.moves,
-                               focus=focus_of(scenario.rules, self.edition.table))
+                               focus=focus_of(own_clauses(scenario.group, scenario.rules, self.homes),
+                                              self.edition.table))
         result.weight, result.hidden = scenario.weight, scenario.hidden
         return result
 

@@ -207,3 +207,14 @@ def test_a_test_judges_only_the_answers_its_clauses_decided() -> None:
     claims, call_outs = focus_of(("S16", "B38"), TABLE), focus_of(("B40",), TABLE)
     assert claims.covers("valid_say", 1, after, "duo") and not call_outs.covers("valid_say", 1, after, "duo")
     assert call_outs.covers("valid_say", 0, before, "uno") and not claims.covers("valid_say", 0, before, "uno")
+
+
+def test_after_the_discard_a_continue_allowed_another_is_s14s_too() -> None:
+    """continue.toml's one_more_discard_only: after CGC then 7YC, a third discard is refused by S9 and B14, and
+    by S14 (a CONTINUE allows one more discard, not more), so the CONTINUE's test judges it as well."""
+    game = play(Game(deal("CGC CBC CYC 7YC 0RD 7YS 8PQ", "4BC 7BS 1RD 8PQ 8PQ 8PQ 8PQ", " ".join(["8PQ"] * 7),
+                          " ".join(["8PQ"] * 7), "5GC", " ".join(["9PQ"] * 10))), "CGC")
+    assert why(game, "7YC")[0] is True  # the discard the CONTINUE allows, on CGC by suit
+    play(game, "7YC")
+    assert why(game, "7YS") == (False, ("S9", "B14", "S14"))  # matches 7YC, but the one more discard is made
+    assert why(game, "0RD") == (False, ("S9", "B14", "S14"))

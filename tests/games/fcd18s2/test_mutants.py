@@ -16,6 +16,7 @@ import pytest
 
 from grader.core.config import MarkingConfig
 from grader.core.grade import grade
+from grader.core.ownership import home_groups
 from grader.core.results import Verdict
 from grader.games.fcd18s2.memcheck import run_memory_stage
 from grader.games.fcd18s2.scenarios import load_scenarios
@@ -179,6 +180,11 @@ def test_playing_after_drawing_is_charged_only_to_the_tests_of_the_clause_the_re
     a1 = [s for s in SCENARIOS if "A1" in s.rules]
     assert {t.split("/")[0] for t, _v, _m in wrong} <= {s.group for s in a1}, wrong
     assert set(lost) <= {s.group for s in a1}, lost
+    # One group: after an ordinary draw the play is A1's reading (b), accepted; after a penalty draw the reference
+    # names A1 and A49, and A49's home (grader.core.ownership) is draw_two, where it is charged alone.
+    homes = home_groups(SCENARIOS)
+    assert homes["A1"] == "turns" and homes["A49"] == "draw_two"
+    assert set(lost) == {"draw_two"}, lost
     weight = {g: sum(s.weight for s in SCENARIOS if s.group == g) for g in {s.group for s in SCENARIOS}}
     those = sum(config.group_marks(s.group) * s.weight / weight[s.group] for s in a1)
     assert abs((100 - score) - those) <= 5, (score, those, lost)

@@ -12,7 +12,7 @@ from grader.games.fcd.reference_trace import reference_trace
 from grader.games.fcd18s2.edition import FCD18
 from grader.games.fcd18s2.observations import TABLE
 from grader.games.fcd18s2.scenarios import load_scenarios
-from reference import Action, Deck, Game, PlayerMove
+from reference import Action, Color, Deck, Game, PlayerMove
 
 # Player 0: 5RH 5RD 5RS, then 8PQ; the others alike in their colours; the first discard 5GQ; draw pile 1PQ...
 DECK = Deck.parse(" ".join(
@@ -34,9 +34,10 @@ def why(game: Game, action: Action, label: str = "") -> tuple[bool, tuple[str, .
 def test_refusals_name_their_first_failing_condition() -> None:
     game = Game(DECK)
     assert why(game, Action.END_TURN) == (False, ("R4", "A5"))  # nothing done yet this turn
-    # 5RH matches the card turned up (5GQ) on value, 8PQ on suit: R10 names the turned-up card as context.
-    assert why(game, Action.PLAY_CARD, "5RH") == (True, ("R5", "R10"))
-    assert why(game, Action.PLAY_CARD, "8PQ") == (True, ("R5", "R10"))
+    # 5RH matches the card turned up (5GQ) on value, 8PQ on suit: R5 alone (an ordinary card turned up changes
+    # nothing, so R10 is not named)
+    assert why(game, Action.PLAY_CARD, "5RH") == (True, ("R5",))
+    assert why(game, Action.PLAY_CARD, "8PQ") == (True, ("R5",))
     assert why(game, Action.DRAW_CARD) == (True, ("R6", "A34"))
     game.play_move(PlayerMove(Action.PLAY_CARD, card(game, "5RH")))
     # 5RD matches the new top 5RH, but a card was played this turn: A2, not the matching rule, decides.
@@ -71,6 +72,50 @@ def test_facing_a_two_the_reason_is_the_draw_two_rule() -> None:
     game.play_move(PlayerMove(Action.DRAW_CARD))
     assert why(game, Action.END_TURN) == (True, ("R7", "A6"))
     assert why(game, Action.PLAY_CARD, "0BD") == (False, ("A1", "A49"))  # having drawn, the penalised player ends
+
+
+def _dealt(hands: list[str], discard: str, draw: str) -> Deck:
+    """A deck dealing ``hands`` (seven cards each, one at a time round the table), then the discard, then the draw."""
+    cards = [h.split() for h in hands]
+    return Deck.parse(" ".join([cards[p][i] for i in range(7) for p in range(4)] + [discard, draw]))
+
+
+def test_a_declaration_is_named_only_where_it_changed_the_answer() -> None:
+    """After DGH declaring red (rules.md R9, A16, A17): the declared colour is named where it, not a match by
+    value or suit, decided; A17 where the card matches the D only by suit or value (reading (b) refuses it);
+    A16 once a turn of draws only came between (reading (b) takes the printed colour back)."""
+    deck = _dealt(["DGH DBS DRC 8YS 8YS 8YS 8YS", "3RD 4GC 4GH DBS 0PQ 7PS 9YQ", "6RS 6GS 6PS 6BS 8YS 8YS 8YS",
+                   "8YS 8YS 8YS 8YS 8YS 8YS 8YS"], "5GC", " ".join(["9PQ"] * 8))
+    game = Game(deck)
+    game.play_move(PlayerMove(Action.PLAY_CARD, card(game, "DGH"), Color.RED))
+    game.play_move(PlayerMove(Action.END_TURN))
+    assert why(game, Action.PLAY_CARD, "3RD") == (True, ("R5", "R9"))  # red: the declared colour
+    assert why(game, Action.PLAY_CARD, "4GC") == (False, ("R5", "R9"))  # green: the printed colour no longer
+    assert why(game, Action.PLAY_CARD, "4GH") == (True, ("R5", "R9", "A17"))  # the D's suit
+    d_on_d = game.why_valid(PlayerMove(Action.PLAY_CARD, card(game, "DBS"), Color.BLUE))
+    assert (d_on_d.value, d_on_d.clauses) == (True, ("R5", "R9", "A17"))  # the D's value
+    assert why(game, Action.PLAY_CARD, "0PQ") == (True, ("R5", "A19"))  # a ZERO, whatever is declared
+    assert why(game, Action.PLAY_CARD, "7PS") == (False, ("R5",))  # no colour would have let it match
+    game.play_move(PlayerMove(Action.DRAW_CARD))
+    game.play_move(PlayerMove(Action.END_TURN))
+    assert why(game, Action.PLAY_CARD, "6RS") == (True, ("R5", "R9", "A16"))  # a turn of draws came between
+    assert why(game, Action.PLAY_CARD, "6GS") == (False, ("R5", "R9", "A16"))
+    # Having drawn, a play is A1's (reading (b) still asks for a match: R5); what the match is against is not named
+    game.play_move(PlayerMove(Action.DRAW_CARD))
+    assert why(game, Action.PLAY_CARD, "6RS") == (False, ("A1",))
+    assert why(game, Action.PLAY_CARD, "6GS") == (False, ("A1", "R5"))
+
+
+def test_a_turned_up_card_is_named_only_where_it_is_special() -> None:
+    """R10: a D turned up declares nothing (A18): its printed colour matches; a 2 turned up is active (A12)."""
+    game = Game(_dealt(["4GC 9YS 7PC 8YS 8YS 8YS 8YS"] + ["8YS 8YS 8YS 8YS 8YS 8YS 8YS"] * 3, "DGH",
+                       " ".join(["9PQ"] * 8)))
+    assert why(game, Action.PLAY_CARD, "4GC") == (True, ("R5", "R10", "A18"))  # green, the D's printed colour
+    assert why(game, Action.PLAY_CARD, "7PC") == (False, ("R5", "R10", "A18"))
+    game = Game(_dealt(["2GC 9YS 7PC 8YS 8YS 8YS 8YS"] + ["8YS 8YS 8YS 8YS 8YS 8YS 8YS"] * 3, "2RH",
+                       " ".join(["9PQ"] * 8)))
+    assert why(game, Action.PLAY_CARD, "2GC") == (True, ("R7", "A10", "R10", "A12"))
+    assert why(game, Action.PLAY_CARD, "9YS") == (False, ("R7", "A11", "A39", "R10", "A12"))
 
 
 def _named_over_the_scenarios() -> dict[str, set[str]]:
