@@ -57,10 +57,10 @@ PHASES = {int(p): p.name for p in Phase}
 RANKS = {int(r): r.name for r in Rank}
 RULE_FLAGS = {RULE_MIRROR_THREE: "RULE_MIRROR_THREE", RULE_SEVEN_LOWER: "RULE_SEVEN_LOWER"}
 
-__all__ = ["CALLS", "COUNTERS", "COUNTS", "Departure", "Mismatch", "Played", "SCALARS", "STATE_KEYS", "Walk",
-           "after_words", "asserts", "card_text", "check_expect", "differing", "entry_label", "first_departure",
-           "game_view", "ident_map", "lenient_keys", "mismatch_cause", "mismatch_owners", "moves_text", "rebased",
-           "ref_text", "state_view", "value_words", "walk"]
+__all__ = ["ANSWER_READS", "CALLS", "COUNTERS", "COUNTS", "Departure", "Mismatch", "Played", "SCALARS", "STATE_KEYS",
+           "Walk", "after_words", "answers_agree", "asserts", "card_text", "check_expect", "differing",
+           "entry_label", "first_departure", "game_view", "ident_map", "lenient_keys", "mismatch_cause",
+           "mismatch_owners", "moves_text", "rebased", "ref_text", "state_view", "value_words", "walk"]
 
 
 class Played(Protocol):
@@ -546,6 +546,13 @@ class Departure:
     got: str
     owners: frozenset[str]  # the rules whose business it is
     cause: str = ""  # what it shows, in words that are the same in every test it shows in
+    # every state key that went another way there (``key`` the first), each with the rules whose business it is;
+    # () for a stop (``key`` alone, with ``owners``)
+    keys: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    def owned(self) -> tuple[tuple[str, frozenset[str]], ...]:
+        """Each state key that went another way here, with its owners."""
+        return self.keys or ((self.key, self.owners),)
 
     def line(self, setup: Setup, moves: Sequence[MoveSpec]) -> str:
         seats = _seats(setup, moves[:self.step])
@@ -570,11 +577,16 @@ def rebased(obs: object, offsets: Mapping[str, int]) -> object:
 @dataclass(frozen=True)
 class Walk:
     """The library's game walked beside the reference's: where it went another way, and the counters that differed
-    on the way (``COUNTERS``: no rule reads them, so the game goes on; each such step is a note of its own)."""
+    on the way (``COUNTERS``: no rule reads them, so the game goes on; each such step is a note of its own).
+
+    The walk goes on past a departure, carrying the reference's games that differ from the library's only in what
+    has already departed: a later departure is a state key that differed for the first time (``departures``), so
+    a test can judge its own checks on the keys that still agree (``Departure.keys``)."""
 
     departure: Departure | None
     shifts: tuple[Departure, ...] = ()  # a counter's change that differed: its step, value and owners
     offsets: tuple[tuple[int, str, int], ...] = ()  # (step, counter, library minus reference from that step on)
+    departures: tuple[Departure, ...] = ()  # every departure, the first one ``departure``; the last may be a stop
 
     def offsets_at(self, step: int) -> dict[str, int]:
         """Counter -> its offset at ``step`` (what ``rebased`` takes off the library's value there)."""
@@ -593,22 +605,26 @@ def first_departure(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Dep
 
 
 def walk(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Walk:
-    """``first_departure``, with the counter differences met before it (``Walk``)."""
+    """``first_departure``, with the counter differences met before it and the departures after it (``Walk``)."""
     alive = [Game(setup, r) for r in Readings.every()]
     before: list[Game] = []
     shifts: list[Departure] = []
     offsets: dict[str, int] = {}
     history: list[tuple[int, str, int]] = []
+    departures: list[Departure] = []
+    departed: set[str] = set()  # the state keys that have gone another way: no longer compared
 
-    def done(departure: Departure | None) -> Walk:
-        return Walk(departure, tuple(shifts), tuple(history))
+    def done(last: Departure | None = None) -> Walk:
+        found = [*departures, *([last] if last is not None else [])]
+        return Walk(found[0] if found else None, tuple(shifts), tuple(history), tuple(found))
 
     for k, obs in enumerate(run.steps):
         view = state_view(rebased(obs, offsets))
-        diffs = [(differing(view, g), g) for g in alive]
+        diffs = [([key for key in differing(view, g) if key not in departed], g) for g in alive]
         matching = [g for d, g in diffs if not d]
         counted = [(d, g) for d, g in diffs if d and not set(d) - COUNTERS]
-        if not matching and counted and view is not None:  # only a counter's change differs: a note, judged on
+        if not matching and counted and view is not None and not departures:
+            # only a counter's change differs: a note, judged on
             diff, game = counted[0]
             ref = game_view(game)
             prior = before[alive.index(game)] if before else None
@@ -629,9 +645,13 @@ def walk(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Walk:
             move = prior.resolve(moves[k - 1]) if prior is not None else None
             got = cast("dict[str, object]", rebased(view, {c: -v for c, v in offsets.items()})).get(key) \
                 if view is not None else "nothing readable"  # the library's own value
-            cause = state_cause(prior, move, game)
-            return done(Departure(k, key, CALLS.get(key, key), value_words(key, ref[key]), value_words(key, got),
-                                  effect_owners(prior, move, game, key), cause))
+            departures.append(Departure(k, key, CALLS.get(key, key), value_words(key, ref[key]), value_words(key, got),
+                                        effect_owners(prior, move, game, key), state_cause(prior, move, game),
+                                        tuple((d, effect_owners(prior, move, game, d)) for d in diff)))
+            if view is None:
+                return done()
+            departed.update(diff)
+            matching = [g for d, g in diffs if not set(d) - departed]
         views = _inconsistent_views(obs)
         if views:
             return done(Departure(k, "hand", views, "the very cards the test getters show", "other cards",
@@ -641,7 +661,7 @@ def walk(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Walk:
             return done(Departure(k, "side_effects", "the game after the grader's isValidMove() calls", "unchanged",
                                   changed_words(changed), SIDE_EFFECT_RULES, "isValidMove changed the game"))
         if k >= len(moves):
-            return done(None)
+            return done()
         before, alive = [], []
         for g in matching:
             try:
@@ -652,21 +672,21 @@ def walk(setup: Setup, moves: Sequence[MoveSpec], run: Played) -> Walk:
             before.append(g)
             alive.append(after)
         if not alive:
-            return done(None)
+            return done()
     stop = run.stop()
     if stop is not None and 0 <= stop[1] < len(moves) and stop[1] == len(run.steps) - 1 and before:
         game = before[0]  # the reference at the step where the library stopped (a reading it matched)
         try:
             move = game.resolve(moves[stop[1]])
         except GameError:
-            return done(None)
+            return done()
         if stop[0] == Event.REFUSED.value:
             return done(Departure(stop[1], "valid", f"isValidMove({moves[stop[1]]})", "TRUE", "FALSE",
                                   validity_owners(game, move), ask_relation(game, move, True)[0]))
         owners = frozenset({"C4", "C16"}) | validity_owners(game, move)
         return done(Departure(stop[1], "hands", f"the cards of move {stop[1] + 1} ({moves[stop[1]]})",
                               "in the mover's zone", "not found there", owners, NO_CARD_CAUSE))
-    return done(None)
+    return done()
 
 
 def _inconsistent_views(obs: object) -> str:
@@ -725,6 +745,28 @@ def _reference_after(s: Scenario, step: int) -> tuple[Game | None, PlayerMove | 
     except GameError:
         return None
     return before, move, game
+
+
+# What an isValidMove answer reads of the state, besides the mover's own rows (``answers_agree``)
+ANSWER_READS = ("phase", "current_player", "winner", "pile", "effective_top_rank", "seven_restriction")
+
+
+def answers_agree(s: Scenario, step: int, obs: object) -> bool:
+    """Does the library's state after ``step`` moves agree with the reference's on all an isValidMove answer reads
+    there: the phase, whose turn, the pile and what it asks, and the mover's hand and rows (by looks)?  Where it
+    does, a wrong answer is the business of the rules of that answer, whatever else went another way."""
+    ref = _reference_after(s, step)
+    view = state_view(obs)
+    if ref is None or view is None:
+        return False
+    game = ref[2]
+    want = game_view(game)
+    skip = lenient_keys(game)
+    if any(k not in skip and view.get(k, want[k]) != want[k] for k in ANSWER_READS):
+        return False
+    seat = game.current_player()
+    return all(not isinstance(view.get(k), tuple) or _at(list(cast("tuple[object, ...]", view[k])), seat)
+               == cast("tuple[object, ...]", want[k])[seat] for k in ROWS if 0 <= seat < len(want[k]))  # type: ignore[arg-type]
 
 
 def mismatch_cause(s: Scenario, step: int, m: Mismatch) -> tuple[str, frozenset[str]]:

@@ -19,9 +19,9 @@ from grader.games.palace.sandbox.observe import describe_call
 from grader.games.palace.scenarios import Expect, Scenario
 from reference.palace import MoveSpec, Setup
 
-__all__ = ["WENT_ANOTHER_WAY", "counter_judged_by_change", "crashed", "dealt_as", "move_not_made",
-           "others_business", "reading_followed", "readings_mixed", "rule_words", "seen_share", "stopped_early",
-           "went_another_way", "where", "wrong_values"]
+__all__ = ["SEEN", "WENT_ANOTHER_WAY", "counter_judged_by_change", "crashed", "dealt_as", "move_not_made",
+           "others_business", "reading_followed", "readings_mixed", "rule_words", "seen_share", "seen_values",
+           "stopped_early", "went_another_way", "where", "wrong_values"]
 
 # What says that a test's game went another way before its check (``went_another_way``), for whoever reads a
 # result back to know what it saw (``stages.by_evidence``)
@@ -97,13 +97,26 @@ def counter_judged_by_change(s: Scenario, shift: Departure) -> str:
             "from there (its own rules are not about it, and it is not counted twice).")
 
 
+SEEN = "\nIt saw its rule hold at "  # how ``seen_share`` and ``seen_values`` begin: a share already worked out
+
+
 def seen_share(seen: int, checks: int) -> str:
     """What a test another test's difference hid earns: the share of its checks seen to hold before that."""
     if not seen:
-        return (f"\nIt saw its rule hold at none of its {checks} checks, so it earns nothing here: neither charged "
+        return (f"{SEEN}none of its {checks} checks, so it earns nothing here: neither charged "
                 "nor paid, as a mark is earned by evidence.")
-    return (f"\nIt saw its rule hold at {seen} of its {checks} checks, so it earns that share (the rest is "
+    return (f"{SEEN}{seen} of its {checks} checks, so it earns that share (the rest is "
             "neither charged nor paid).")
+
+
+def seen_values(held: int, values: int) -> str:
+    """What a test judged around earns: the share of the values it checks that were judged and held."""
+    if not held:
+        return (f"{SEEN}none of the {values} values it checks (the others were not judged: they had gone "
+                "another way, or read what had), so it earns nothing here: neither charged nor paid, as a mark "
+                "is earned by evidence.")
+    return (f"{SEEN}{held} of the {values} values it checks, so it earns that share (the rest had gone another "
+            "way, or read what had: neither charged nor paid).")
 
 
 def others_business(s: Scenario, step: int, mismatches: Sequence[Mismatch],

@@ -55,6 +55,7 @@ from grader.core.cache import cached, key_of, source_version
 from grader.core.classify import classify
 from grader.core.deal_map import rearranged, rearrangement
 from grader.core.isolation import library_path_inside
+from grader.core.ownership import own_clauses
 from grader.core.policy import NO_POLICY, Policy
 from grader.core.replay import call_in_progress
 from grader.core.results import DifferenceRow, TestResult, Verdict
@@ -67,7 +68,9 @@ from grader.games.palace.c_observer import install as install_observer
 from grader.games.palace.compare import (
     COUNTERS,
     EXPECT_KEYS,
+    Departure,
     Mismatch,
+    answers_agree,
     asserts,
     check_expect,
     entry_label,
@@ -102,7 +105,8 @@ HELD_TRIED = 4
 DEAL_CLAUSES = frozenset({"P2", "C2"})  # a scenario naming these judges the deal: its deck is played as given
 MISSES = 8  # games in a row the C observer saw differ, after which it tries one game in MISSES only
 # A test whose rule a departure owned elsewhere hid is NOT_SHOWN here, its share still whole: once every scenario
-# has run, ``stages.by_evidence`` sets what it earns (the share of its checks seen to hold before the departure).
+# has run, ``stages.by_evidence`` sets what it earns (the share of its checks seen to hold before the departure) --
+# but where it was judged around (``_judged_around``: its share of the values it checks is worked out here).
 EXCUSED = 1.0
 
 __all__ = ["Asks", "GameRun", "PalaceSession", "Probed", "ask_entry", "call_words", "judge_run", "play",
@@ -605,6 +609,10 @@ class PalaceSession(SubmissionSession):
         return base
 
     # ---- a scenario -------------------------------------------------------------------------------------
+    def own_clauses(self, s: Scenario) -> frozenset[str]:
+        """The clauses a difference is charged to ``s`` for: those its group owns (``grader.core.ownership``)."""
+        return frozenset(own_clauses(s.group, s.rules, self.homes))
+
     def run_scenario(self, scenario: GameScenario) -> TestResult:
         """One scenario played and judged (the core hands back one of this game's: a Palace ``Scenario``)."""
         if not isinstance(scenario, Scenario):
@@ -657,6 +665,8 @@ class PalaceSession(SubmissionSession):
             # a counter that differed on the way (currentTurn) is judged by what each move changed when it is
             # another test's business: a note here, never what hides this test's rule
             counted = walk(s.setup, s.moves, run)
+            # (every clause the scenario lists, not only its group's: its C program checks the counter as it is,
+            # so a scenario listing the counter's rule holds it whole)
             if counted.shifts and not any(d.owners & set(s.rules) for d in counted.shifts):
                 found = {id(e): judged(e, counted.offsets_at(e.after)) for _r, e in blocks}
                 base.notes += [explain.counter_judged_by_change(s, d) for d in counted.shifts[:1]]
@@ -667,7 +677,10 @@ class PalaceSession(SubmissionSession):
             if failed is None and trouble is None:
                 base.verdict = Verdict.PASSED
                 return base
-            return self._failure(base, s, run, trouble, failed, [])
+            around = None if trouble is not None else self._judged_around(base, s, run, blocks, found)
+            if isinstance(around, TestResult):
+                return around
+            return self._failure(base, s, run, trouble, around or failed, [], judged=around is not None)
         # a probe: which readings does the library follow in every block?
         ruling = s.probe.ruling
         follows: list[str] = []
@@ -697,10 +710,84 @@ class PalaceSession(SubmissionSession):
         failed = shared or (per_reading[0][1] if per_reading else None)
         return self._failure(base, s, run, trouble, failed, per_reading if shared is None else [])
 
+    def _judged_around(self, base: TestResult, s: Scenario, run: GameRun, blocks: Sequence[tuple[str | None, Expect]],
+                       found: Mapping[int, list[Mismatch] | None]) -> TestResult | tuple[Expect, list[Mismatch]] | None:
+        """A scenario whose every wrong value is another test's business: NOT_SHOWN, earning the share of the values
+        it checks seen to hold on what still agreed; else the first check with a wrong value of its own
+        (``_failure`` charges it), or None where the game is not judged around (``_failure`` decides).
+
+        Where the game first went another way (``walk``) in another test's business, none of what went another way
+        there or later is this test's to judge (one bug shows in several calls at once, and what
+        follows may follow from it: a card that never left the hand is a card missing from the pile), but each
+        check on the rest still is: the pile after a bomb is judged though the hands went another way before it.
+        isValidMove's answers are judged where what they read still agrees (``answers_agree``).
+        A game that went another way right after newGame is not judged around (None): its test's game never began
+        as the scenario's, and what still agrees there (a zero, an empty row) is no evidence of a rule."""
+        own = self.own_clauses(s)
+        counted = walk(s.setup, s.moves, run)
+
+        # the first step where the game went another way, when that is another test's business: by what shows first
+        # there (``Departure.key``, in ``STATE_KEYS`` order, as the message names it); what went another way after
+        # one of this test's own may follow from it, and is this test's
+        first = counted.departure if counted.departure is not None and not counted.departure.owners & own else None
+        if first is not None and first.step == 0:
+            return None
+
+        def before(d: Departure, step: int) -> bool:  # a departure that can explain a check after ``step`` moves:
+            # an earlier one, or one at that step that is wholly another test's business or shows first in what
+            # the scenario does not assert there
+            return d.step < step or d.step == step and (all(not o & own for _k, o in d.owned())
+                                                        or not asserts(s, step, d.key))
+
+        held_values = values = 0
+        hidden_at: int | None = None
+        owners: list[tuple[int, list[Mismatch], list[frozenset[str] | None]]] = []
+        for _r, e in sorted(blocks, key=lambda b: b[1].after):
+            checks, wrong = set(e.asserted()), found[id(e)]
+            hiding = first is not None and before(first, e.after)
+            departed = {k for d in counted.departures if hiding and first is not None  # and what may follow from it
+                        and (d is first or first.step <= d.step <= e.after) for k, _o in d.owned()}
+            if wrong is None:  # the game never got to this check
+                if not hiding:
+                    return None
+                values += len(checks)
+                hidden_at = e.after if hidden_at is None else hidden_at
+                continue
+            unseen: set[str] = set()
+            now = rebased(run.steps[e.after], counted.offsets_at(e.after))
+            # answers read the state; where the questions themselves changed the game (C46), none can be judged
+            answered = not departed or "side_effects" not in departed and answers_agree(s, e.after, now)
+            for m in wrong:
+                key, whose = EXPECT_KEYS.get(m.field, m.field), mismatch_owners(s, e.after, m)
+                if key in departed or key == "valid" and not answered or whose is not None and not whose & own:
+                    unseen.add(m.field)
+                else:
+                    return e, wrong  # a wrong value of its own
+            if wrong:
+                owners.append((e.after, wrong, [mismatch_owners(s, e.after, m) for m in wrong]))
+            held = {c for c in checks - unseen if EXPECT_KEYS.get(c, c) not in departed
+                    and (answered or EXPECT_KEYS.get(c, c) != "valid")}  # what it read had not gone another way
+            held_values, values = held_values + len(held), values + len(checks)
+            if unseen and hidden_at is None:
+                hidden_at = e.after
+        if hidden_at is None:
+            return None
+        base.verdict, base.earned = Verdict.NOT_SHOWN, round(held_values / values, 4) if values else 0.0
+        base.failed_after = hidden_at
+        if first is not None and before(first, hidden_at):
+            base.message = explain.went_another_way(s, first)
+        else:
+            step, wrong, whose = owners[0]
+            base.message = explain.others_business(s, step, wrong, whose)
+        base.message += explain.seen_values(held_values, values)
+        return base
+
     def _failure(self, base: TestResult, s: Scenario, run: GameRun, trouble: tuple[Verdict, str] | None,
                  failed: tuple[Expect, list[Mismatch] | None] | None,
-                 per_reading: list[tuple[str, tuple[Expect, list[Mismatch] | None]]]) -> TestResult:
-        """A scenario that did not pass: a crash or hang, a wrong value, or a game that went another way."""
+                 per_reading: list[tuple[str, tuple[Expect, list[Mismatch] | None]]], *,
+                 judged: bool = False) -> TestResult:
+        """A scenario that did not pass: a crash or hang, a wrong value, or a game that went another way.
+        ``judged``: ``failed`` holds a wrong value of the test's own, found by judging around (no excuse left)."""
         mismatches = failed[1] if failed is not None else None
         if trouble is not None and not mismatches:
             base.verdict, what = trouble
@@ -712,16 +799,16 @@ class PalaceSession(SubmissionSession):
         expect = failed[0]
         counted = walk(s.setup, s.moves, run)
         departure = counted.departure
-        if departure is not None and not (departure.owners & set(s.rules)) and (
+        if not judged and departure is not None and not (departure.owners & self.own_clauses(s)) and (
                 departure.step < expect.after or departure.step == expect.after
                 and not asserts(s, expect.after, departure.key)):
             base.verdict, base.earned = Verdict.NOT_SHOWN, EXCUSED
             base.failed_after = departure.step
             base.message = explain.went_another_way(s, departure)
             return base
-        if mismatches:
+        if mismatches and not judged:
             owners = [mismatch_owners(s, expect.after, m) for m in mismatches]
-            if all(o is not None and not (o & set(s.rules)) for o in owners):
+            if all(o is not None and not (o & self.own_clauses(s)) for o in owners):
                 base.verdict, base.earned = Verdict.NOT_SHOWN, EXCUSED
                 base.failed_after = expect.after
                 base.message = explain.others_business(s, expect.after, mismatches, owners)

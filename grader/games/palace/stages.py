@@ -189,6 +189,8 @@ def by_evidence(played: Sequence[tuple[Scenario, TestResult]]) -> None:
     for s, t in played:
         if t.kind != "scenario" or t.failed_after is None:
             continue
+        if t.verdict is Verdict.NOT_SHOWN and explain.SEEN in t.message:
+            continue  # judged around by the session, its share worked out check by check
         if t.verdict is Verdict.NOT_SHOWN:
             last = t.failed_after - 1 if explain.WENT_ANOTHER_WAY in t.message else t.failed_after
         elif t.verdict is Verdict.WRONG and t.charged_to:

@@ -155,7 +155,8 @@ def test_every_failing_test_of_a_mutant_reproduces_where_the_grader_failed(tmp_p
     numbers = check_repros("own", tmp_path)
     seen_only_by_memory = {n for n, m in MUTANTS.items() if m.caught_by == "memory"}
     assert numbers["mutants failing"] == len(MUTANTS) - len(seen_only_by_memory), numbers
-    assert numbers["repros"] >= 150, numbers
+    # 135 programs once Palace judged around another test's difference (at least 150 before: fewer failures are charged)
+    assert numbers["repros"] >= 130, numbers
 
 
 @pytest.mark.slow
