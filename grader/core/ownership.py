@@ -17,26 +17,16 @@ the clauses it charges a test for from ``own_clauses``.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable, Mapping, Protocol
+from typing import TYPE_CHECKING, Iterable, Mapping
 
-
-class Listed(Protocol):
-    """A scenario as ownership reads it: its group, its clauses, its weight."""
-
-    @property
-    def group(self) -> str: ...
-
-    @property
-    def rules(self) -> tuple[str, ...]: ...
-
-    @property
-    def weight(self) -> float: ...
+if TYPE_CHECKING:
+    from grader.core.gamespec import Scenario
 
 
 Homes = Mapping[str, str]  # rule clause -> the group that owns it
 
 
-def home_groups(scenarios: Iterable[Listed]) -> dict[str, str]:
+def home_groups(scenarios: Iterable[Scenario]) -> dict[str, str]:
     """Each clause the scenarios list -> its home group (see the module's docstring)."""
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     leading: dict[str, tuple[int, int, int, str]] = {}  # clause -> (place, clauses, order, group) of the scenario

@@ -21,12 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence, cast
 
+from grader.core.gamespec import Scenario as CoreScenario
 from grader.core.ownership import home_groups, own_clauses
 from grader.games.fcd.sandbox.notation import validity_field
 from grader.games.fcd.sandbox.observations import Answered, Judged, Table
 
 if TYPE_CHECKING:
-    from grader.core.gamespec import Scenario as CoreScenario
     from grader.games.fcd.sandbox.observe import Obs
 
 # Where the reference's observation keeps the reasons of its isValidMove answers (``reference_trace``): observation
@@ -115,20 +115,8 @@ class Expected(Protocol):
     def values(self) -> Mapping[str, object]: ...
 
 
-class Owning(Protocol):
-    """A scenario as ``owners`` reads it (``scenarios.Scenario``)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def group(self) -> str: ...
-
-    @property
-    def rules(self) -> tuple[str, ...]: ...
-
-    @property
-    def weight(self) -> float: ...
+class Owning(CoreScenario, Protocol):
+    """A scenario as ``owners`` reads it (``scenarios.Scenario``): the core's, with its expectations."""
 
     @property
     def expectations(self) -> Sequence[Expected]: ...

@@ -777,8 +777,8 @@ class PalaceSession(SubmissionSession):
         if first is not None and before(first, hidden_at):
             base.message = explain.went_another_way(s, first)
         else:
-            step, wrong, whose = owners[0]
-            base.message = explain.others_business(s, step, wrong, whose)
+            step, shown, theirs = owners[0]
+            base.message = explain.others_business(s, step, shown, theirs)
         base.message += explain.seen_values(held_values, values)
         return base
 
