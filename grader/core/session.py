@@ -38,10 +38,21 @@ class SubmissionSession:
         self.limits = limits
         self.strict = strict
         self.timeouts = 0
-        # each rule clause's home group, from the game's suite (``grade`` sets it from the suite it runs)
-        self.homes: Homes = home_groups(game.load_scenarios())
+        self._homes: Homes | None = None
         self.client = (WorkerClient(build_result.library, game.sandbox_job, game.sandbox_packages)
                        if build_result.library else None)
+
+    @property
+    def homes(self) -> Homes:
+        """Each rule clause's home group (``grader.core.ownership``): ``grade`` sets it from the suite it runs;
+        a session used on its own reads the game's suite once, when first asked."""
+        if self._homes is None:
+            self._homes = home_groups(self.game.load_scenarios())
+        return self._homes
+
+    @homes.setter
+    def homes(self, homes: Homes) -> None:
+        self._homes = homes
 
     @classmethod
     def open_game(cls, folder: Path, game: GameSpec, *, limits: Limits | LimitChanges | None = None,

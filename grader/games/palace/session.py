@@ -70,6 +70,7 @@ from grader.games.palace.compare import (
     EXPECT_KEYS,
     Departure,
     Mismatch,
+    Walk,
     answers_agree,
     asserts,
     check_expect,
@@ -661,6 +662,7 @@ class PalaceSession(SubmissionSession):
                                 rebased(frame.get("obs"), shift) if frame else None)
 
         found = {id(e): judged(e) for _r, e in blocks}
+        counted: Walk | None = None  # the library's game walked beside the reference's: once, where something failed
         if any(f for f in found.values()):
             # a counter that differed on the way (currentTurn) is judged by what each move changed when it is
             # another test's business: a note here, never what hides this test's rule
@@ -677,10 +679,11 @@ class PalaceSession(SubmissionSession):
             if failed is None and trouble is None:
                 base.verdict = Verdict.PASSED
                 return base
-            around = None if trouble is not None else self._judged_around(base, s, run, blocks, found)
+            counted = counted or walk(s.setup, s.moves, run)
+            around = None if trouble is not None else self._judged_around(base, s, run, counted, blocks, found)
             if isinstance(around, TestResult):
                 return around
-            return self._failure(base, s, run, trouble, around or failed, [], judged=around is not None)
+            return self._failure(base, s, run, counted, trouble, around or failed, [], judged=around is not None)
         # a probe: which readings does the library follow in every block?
         ruling = s.probe.ruling
         follows: list[str] = []
@@ -708,9 +711,11 @@ class PalaceSession(SubmissionSession):
             if bad:
                 per_reading.append((reading, bad[0]))
         failed = shared or (per_reading[0][1] if per_reading else None)
-        return self._failure(base, s, run, trouble, failed, per_reading if shared is None else [])
+        return self._failure(base, s, run, counted or walk(s.setup, s.moves, run), trouble, failed,
+                             per_reading if shared is None else [])
 
-    def _judged_around(self, base: TestResult, s: Scenario, run: GameRun, blocks: Sequence[tuple[str | None, Expect]],
+    def _judged_around(self, base: TestResult, s: Scenario, run: GameRun, counted: Walk,
+                       blocks: Sequence[tuple[str | None, Expect]],
                        found: Mapping[int, list[Mismatch] | None]) -> TestResult | tuple[Expect, list[Mismatch]] | None:
         """A scenario whose every wrong value is another test's business: NOT_SHOWN, earning the share of the values
         it checks seen to hold on what still agreed; else the first check with a wrong value of its own
@@ -724,8 +729,6 @@ class PalaceSession(SubmissionSession):
         A game that went another way right after newGame is not judged around (None): its test's game never began
         as the scenario's, and what still agrees there (a zero, an empty row) is no evidence of a rule."""
         own = self.own_clauses(s)
-        counted = walk(s.setup, s.moves, run)
-
         # the first step where the game went another way, when that is another test's business: by what shows first
         # there (``Departure.key``, in ``STATE_KEYS`` order, as the message names it); what went another way after
         # one of this test's own may follow from it, and is this test's
@@ -782,7 +785,7 @@ class PalaceSession(SubmissionSession):
         base.message += explain.seen_values(held_values, values)
         return base
 
-    def _failure(self, base: TestResult, s: Scenario, run: GameRun, trouble: tuple[Verdict, str] | None,
+    def _failure(self, base: TestResult, s: Scenario, run: GameRun, counted: Walk, trouble: tuple[Verdict, str] | None,
                  failed: tuple[Expect, list[Mismatch] | None] | None,
                  per_reading: list[tuple[str, tuple[Expect, list[Mismatch] | None]]], *,
                  judged: bool = False) -> TestResult:
@@ -797,7 +800,6 @@ class PalaceSession(SubmissionSession):
             return base
         assert failed is not None
         expect = failed[0]
-        counted = walk(s.setup, s.moves, run)
         departure = counted.departure
         if not judged and departure is not None and not (departure.owners & self.own_clauses(s)) and (
                 departure.step < expect.after or departure.step == expect.after
