@@ -15,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
+from grader.games.fcd.deal_map import DealProbe
 from grader.games.fcd.sandbox.observations import Table
 from grader.games.fcd.sandbox.observe import CardLike, Observer
 from reference.cards import Card, CardKey, Deck
@@ -125,7 +126,8 @@ class Edition(Generic[G]):
     random_specials: tuple[int, ...]  # the values random games play whenever they may (2s, skips, ...)
     random_prefers_plays: bool  # random games discard 4 times in 5 when they may (or a game may never end)
     refusal: RefusalRulings  # what a move its isValidMove refused, made anyway, leaves open
-    rearranges_deals: bool = False  # a wrong deal is judged around with a rearranged deck (``deal_map``, 2018 cards)
+    # How a wrong deal is judged around, with a rearranged deck (``deal_map``); None: every test plays its deck as given
+    deal_probe: DealProbe | None = None
     eager_recycling_reading: bool = False  # A22's other reading (recycle as soon as the draw pile empties) exists
     # The edition's C observer, installed beside a built library (-> its path): a game equal to the reference's,
     # step for step, is then accepted from one native run.  None: every game is observed step by step.

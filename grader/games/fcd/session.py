@@ -31,7 +31,7 @@ from grader.core.sandbox.limits import LimitChanges, Limits
 from grader.core.session import SubmissionSession
 from grader.core.worker_client import WorkerClient, WorkerLost
 from grader.games.fcd.compare import Comparison, compare, differed, forced_move
-from grader.games.fcd.deal_map import places, probe_deck, rearranged, rearrangement
+from grader.games.fcd.deal_map import rearranged, rearrangement
 from grader.games.fcd.edition import Edition, G, WrittenMove
 from grader.games.fcd.explain import explain, moves_by_turn, not_shown
 from grader.games.fcd.focus import Focus, everything, focus_of
@@ -66,10 +66,6 @@ class GameRun:
 
 
 OVER_TAGS = frozenset(e.value for e in OVER)
-DEAL_CLAUSES = frozenset({"R1", "R2", "R3", "*"})  # a focus that judges the deal at the start (``*``: everything)
-# What a wrong deal shows in, by the place a card went to (``deal_map.places``).
-DEALT_INTO = {"hand": ("hands", "hand", "hand_card_count", "card_counts", "points"), "discard": ("top_discard",),
-              "draw": ("deck_pile",)}
 
 
 @dataclass(frozen=True)
@@ -414,7 +410,8 @@ class FcdSession(SubmissionSession, Generic[G]):
         if found is None:
             return deck, []
         order, affected = found
-        if any(set(focus.at_start.get(n, ())) & DEAL_CLAUSES for n in affected):
+        assert self.edition.deal_probe is not None  # (a deal is learnt only with a probe)
+        if any(set(focus.at_start.get(n, ())) & self.edition.deal_probe.clauses for n in affected):
             return deck, []  # the deal is this test's rule: it is judged on the deck as given
         owner = self.owners.get(("hands", False)) or "deal"
         return rearranged(deck, order), [
@@ -429,23 +426,24 @@ class FcdSession(SubmissionSession, Generic[G]):
         if size in self._deals:
             return self._deals[size]
         self._deals[size] = None
-        if self.client is None or not self.edition.rearranges_deals:
+        probing = self.edition.deal_probe
+        if self.client is None or probing is None or size < probing.smallest:
             return None
-        probe = probe_deck(size)
-        ref = cached_reference_trace(probe, [], self.strict, self.edition)
+        probe, moves = probing.deck(size), [self.edition.parse_move(m) for m in probing.moves]
+        ref = cached_reference_trace(probe, moves, self.strict, self.edition)
         try:
-            run = play(self.client, [list(k) for k in probe.keys], [], depths=[s.depths for s in ref],
-                       limits=self.short_limits(), destroy=False)
+            run = play(self.client, [list(k) for k in probe.keys], [str(m) for m in moves],
+                       depths=[s.depths for s in ref], limits=self.short_limits(), destroy=False)
         except WorkerLost:
             return None
-        if judge_run(run) is not None or not run.steps or not isinstance(run.steps[0], dict):
+        if judge_run(run) is not None or len(run.steps) != len(ref):
             return None
-        want, got = places(ref[0].obs, size), places(run.steps[0], size)
+        want, got = probing.places([s.obs for s in ref], size), probing.places(run.steps, size)
         order = rearrangement(want, got, size) if want is not None and got is not None else None
         if order is not None and want is not None and got is not None:  # (an order only from both places)
             differs = {want[i][0] for i in want if got.get(i) != want[i]} | {
                 got[i][0] for i in got if want.get(i) != got[i]}
-            affected = frozenset(n for kind, names in DEALT_INTO.items() if kind in differs for n in names)
+            affected = frozenset(n for kind in differs for n in probing.shown_in.get(kind, ()))
             self._deals[size] = (order, affected)
         return self._deals[size]
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import reference
 import reference.fcd17s2
+from grader.games.fcd.deal_map import DealProbe
 from grader.games.fcd.edition import Edition, RefusalRulings, folder_of
 from grader.games.fcd.sandbox.notation import COLOR_LETTERS
 from grader.games.fcd.sandbox.observe import card_label
@@ -39,6 +40,13 @@ def no_piles(_game: Game, _full: bool) -> tuple[int, int]:
     """2017 shows no pile beyond its top: nothing to read deep."""
     return 0, 0
 
+# S2/S3/B2 deal and turn the first discard; only the hand of the player to move shows, so the probe has each of the
+# first three players draw and end the turn (S6) and reads each hand as its turn begins: a deck of 32 cards at
+# least (28 dealt, the first discard, three to draw).  Plain first discards: not A, B, C, D or 2 (B5-B9).
+DEAL_PROBE = DealProbe((0, 1, 3, 4, 5, 6, 7, 8, 9, 14, 15), clauses=frozenset({"S1", "S2", "S3", "B2", "*"}),
+                       shown_in={"hand": ("hand", "hand_card_count", "card_counts", "points"),
+                                 "discard": ("top_discard",), "draw": ("hand", "hand_card_count")},
+                       moves=("draw", "end") * 3, by_turns=True, smallest=32)
 
 FCD17 = Edition(name="fcd17s2", table=TABLE, new_game=Game, parse_move=MoveSpec.parse,
                 illegal_move=IllegalMoveError, leniency=leniency, rulings=BY_ID, observer=Observer,
@@ -46,4 +54,5 @@ FCD17 = Edition(name="fcd17s2", table=TABLE, new_game=Game, parse_move=MoveSpec.
                 describe_call=describe_call, probe_name=probe_name,
                 refusal=RefusalRulings(undefined="B58", strict_after={}), rules_span="S1-S26",
                 random_specials=(Value.DRAW_TWO, Value.A, Value.B, Value.C, Value.D),
-                random_prefers_plays=True, native_observer=c_observer.install, answer_key=answer_key)
+                random_prefers_plays=True, deal_probe=DEAL_PROBE, native_observer=c_observer.install,
+                answer_key=answer_key)

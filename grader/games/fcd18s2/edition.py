@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import reference
+from grader.games.fcd.deal_map import PLAIN_VALUES, DealProbe
 from grader.games.fcd.edition import Edition, RefusalRulings, folder_of
 from grader.games.fcd.sandbox.notation import COLOR_LETTERS
 from grader.games.fcd.sandbox.observe import card_label, pile_depths
@@ -28,6 +29,10 @@ def answer_key(game: reference.Game, move: reference.PlayerMove) -> tuple[str, s
 
 
 HERE = Path(__file__).resolve().parent  # the edition's values (its table, its observer) are part of a trace's version
+# R2/R3 deal and turn the first discard; getHandCard shows every hand right after newGame (``deal_map.DealProbe``).
+DEAL_PROBE = DealProbe(PLAIN_VALUES, clauses=frozenset({"R1", "R2", "R3", "*"}), shown_in={
+    "hand": ("hands", "hand", "hand_card_count", "card_counts", "points"), "discard": ("top_discard",),
+    "draw": ("deck_pile",)})
 
 FCD18 = Edition(name="fcd18s2", table=TABLE, new_game=reference.Game, parse_move=reference.MoveSpec.parse,
                 illegal_move=reference.IllegalMoveError, leniency=reference.leniency, rulings=BY_ID,
@@ -35,5 +40,5 @@ FCD18 = Edition(name="fcd18s2", table=TABLE, new_game=reference.Game, parse_move
                 describe_call=describe_call, probe_name=probe_name,
                 refusal=RefusalRulings(undefined="A28", strict_after={"valid_draw": "A23"}), rules_span="R1-R18",
                 random_specials=(reference.Value.DRAW_TWO, reference.Value.A, reference.Value.D),
-                random_prefers_plays=False, rearranges_deals=True, eager_recycling_reading=True,
+                random_prefers_plays=False, deal_probe=DEAL_PROBE, eager_recycling_reading=True,
                 native_observer=c_observer.install, answer_key=answer_key)
