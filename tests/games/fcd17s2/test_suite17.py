@@ -74,15 +74,15 @@ def graded_on_some() -> dict[str, SuiteResult]:
 # --- the targets --------------------------------------------------------------------------------------------------
 
 def test_the_targets_are_the_model_every_reading_and_every_mutant_a_test_can_see() -> None:
-    """readings.py lists 20 readings, mutants.py 55 mutants, two of them only the memory stage sees (a leak and a
-    copied card): 53 targets to catch, each a folder of the fixtures with its Game.c."""
+    """readings.py lists 20 readings, mutants.py 56 mutants, two of them only the memory stage sees (a leak and a
+    copied card): 54 targets to catch, each a folder of the fixtures with its Game.c."""
     mutants, readings = variant_lists()
     assert GAME.suite_targets is not None
     targets = GAME.suite_targets()
     assert targets is suite_targets() and targets.test_file == "testGame.c"
     assert targets.model.folder == SUBMISSIONS / "model" and targets.model.correct
     assert [r.name for r in targets.readings] == [r.name for r in readings] and len(readings) == 20
-    assert len(mutants) == 55 and len(targets.mutants) == 53
+    assert len(mutants) == 56 and len(targets.mutants) == 54
     assert {m.name for m in mutants} - {m.name for m in targets.mutants} == {"destroy_leaks_cards", "drawn_card_copied"}
     for target in targets.all():
         assert (target.folder / "Game.c").is_file(), target.name
