@@ -2,7 +2,7 @@
 
     python bench/bench_random_games.py [--games N] [--processes P]
 
-Mid-sized decks (41-120 random cards), games as Hypothesis generates them
+Mid-sized decks (41-120 random cards), games as the seeded generator makes them
 (legal moves of the reference, 2s, A and D preferred, up to 300 moves); each
 game is played on the reference and in the worker and compared move by move,
 exactly as grading does: the random-games stage's path (several games to a child,
@@ -24,11 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ["FCD_CACHE_DIR"] = "off"  # every game's reference trace computed, as for a game never seen
 sys.path.insert(0, str(ROOT))
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-
 from grader.core.batched_games import BATCH_GAMES, BatchedGames  # noqa: E402
 from grader.games.fcd.random_games import FAMILIES, InBatches, Numbered  # noqa: E402
-from grader.games.fcd.random_generation import games  # noqa: E402
+from grader.games.fcd.random_generation import random_game  # noqa: E402
 from grader.games.fcd18s2.edition import FCD18  # noqa: E402
 from grader.games.fcd18s2.session import Fcd18Session as FcdSession  # noqa: E402
 
@@ -37,16 +35,7 @@ ROUNDS = 5  # the batched differential and the engine are each timed this many t
 
 
 def sample(n: int, seed: int) -> list:
-    found = []
-
-    @settings(max_examples=n, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(games(MID, FCD18))
-    def collect(game) -> None:  # noqa: ANN001
-        found.append(game)
-
-    collect()
-    return found[:n]
+    return [random_game(MID, i, FCD18, seed) for i in range(n)]
 
 
 def play(args: tuple[int, int]) -> dict[str, float]:

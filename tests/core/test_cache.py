@@ -67,8 +67,8 @@ def test_the_disk_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert not any(tmp_path.rglob("*.json"))
 
 
-def test_the_cached_random_games_are_the_ones_hypothesis_generates(disk: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cached_random_games_are_the_ones_the_generator_makes(disk: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     family = next(f for f in FAMILIES if f.name == "small_decks")
     fresh = generated_games(family, 5, FCD18)
     monkeypatch.setattr(cache, "_MEMORY", {})

@@ -1,5 +1,5 @@
 """The random games' families (small, mid-sized and full decks) and a random game as a value: what the
-stage (``random_games``) and the generator (``random_generation``, run in a fresh interpreter) share."""
+stage (``random_games``) and the seeded generator (``random_generation``) share."""
 
 from __future__ import annotations
 
