@@ -51,12 +51,8 @@ class DealProbe:
     by_turns: bool = False
     smallest: int = 0
 
-    @property
-    def distinct(self) -> int:
-        return len(self.plain_values) * 5 * 5
-
     def deck(self, size: int) -> Deck:
-        """A deck of ``size`` cards whose first ``distinct`` cards are all different (the rest repeat the last)."""
+        """A deck of ``size`` cards whose first cards are all different (``probe_deck``)."""
         return probe_deck(size, self.plain_values)
 
     def places(self, steps: Sequence[object], size: int) -> dict[int, Place] | None:

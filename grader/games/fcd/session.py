@@ -410,10 +410,11 @@ class FcdSession(SubmissionSession, Generic[G]):
         if found is None:
             return deck, []
         order, affected = found
-        assert self.edition.deal_probe is not None  # (a deal is learnt only with a probe)
-        if any(set(focus.at_start.get(n, ())) & self.edition.deal_probe.clauses for n in affected):
+        probing = self.edition.deal_probe
+        assert probing is not None  # (a deal is learnt only with a probe)
+        if any(set(focus.at_start.get(n, ())) & probing.clauses for n in affected):
             return deck, []  # the deal is this test's rule: it is judged on the deck as given
-        owner = self.owners.get(("hands", False)) or "deal"
+        owner = self.owners.get(("hands", False)) or "deal"  # (2018's deal test; 2017 shows one hand: the group)
         return rearranged(deck, order), [
             f"your newGame() deals the cards in another order than the rules (the test {owner} judges that), so "
             f"this test gave your game the deck rearranged: your own deal then puts every card where the rules "
